@@ -1,0 +1,36 @@
+// Business constants from the product spec, shared by the browser and the server.
+
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 128;
+export const VERIFICATION_LINK_TTL_SECONDS = 24 * 60 * 60;
+export const HEADSHOT_MAX_BYTES = 5 * 1024 * 1024;
+export const MOBILE_BREAKPOINT_PX = 768;
+
+/** Redirect and toast timings of the spec, in milliseconds. */
+export const TIMING = {
+  toastDefault: 5000,
+  resetEmailToast: 8000,
+  signupConfirmToast: 10000,
+  simpleSignupRedirect: 1500,
+  resetRedirect: 2000,
+  alreadyRegisteredRedirect: 2000,
+  confirmationRedirect: 3000,
+} as const;
+
+export const US_STATES = [
+  'Alabama', 'Alaska', 'Arizona', 'Arkansas', 'California', 'Colorado', 'Connecticut', 'Delaware',
+  'Florida', 'Georgia', 'Hawaii', 'Idaho', 'Illinois', 'Indiana', 'Iowa', 'Kansas', 'Kentucky',
+  'Louisiana', 'Maine', 'Maryland', 'Massachusetts', 'Michigan', 'Minnesota', 'Mississippi',
+  'Missouri', 'Montana', 'Nebraska', 'Nevada', 'New Hampshire', 'New Jersey', 'New Mexico',
+  'New York', 'North Carolina', 'North Dakota', 'Ohio', 'Oklahoma', 'Oregon', 'Pennsylvania',
+  'Rhode Island', 'South Carolina', 'South Dakota', 'Tennessee', 'Texas', 'Utah', 'Vermont',
+  'Virginia', 'Washington', 'West Virginia', 'Wisconsin', 'Wyoming',
+] as const;
+
+/** Event options of the full registration form. */
+export const REGISTRATION_EVENTS = [
+  { value: 'stria-sport-3x3', label: 'Stria Sport 3x3 Tournament' },
+  { value: 'other', label: 'Other' },
+] as const;
+
+export type RegistrationEvent = (typeof REGISTRATION_EVENTS)[number]['value'];

@@ -1,0 +1,168 @@
+// Every user-facing text of the product spec lives here, so the UI and the tests read one string.
+// A toast is { title, description }; a plain message is a string.
+
+export interface ToastText {
+  title: string;
+  description: string;
+}
+
+export const BRAND = {
+  name: 'GET IT ON TAPE',
+  headline: 'GET IT ON TAPE.',
+  signUpToday: 'SIGN UP TODAY',
+  copyright: '© 2024 Get It On Tape. All rights reserved.',
+} as const;
+
+export const NAV = {
+  home: 'HOME',
+  about: 'ABOUT',
+  contact: 'CONTACT',
+  login: 'LOGIN',
+  signUp: 'SIGN UP',
+  dashboard: 'DASHBOARD',
+  logout: 'LOGOUT',
+} as const;
+
+export const SIGNED_OUT: ToastText = {
+  title: 'Signed Out',
+  description: "You've been successfully signed out.",
+};
+
+export const WELCOME_BACK: ToastText = {
+  title: 'Welcome back',
+  description: 'You have signed in successfully.',
+};
+
+export const AUTH_TOAST_TITLES = {
+  signIn: 'Sign In Error',
+  signUp: 'Signup Error',
+  error: 'Error',
+} as const;
+
+/** The spec's sign-in and signup error table. */
+export const AUTH_ERRORS = {
+  failedToFetch: 'Unable to connect. Please check your internet connection.',
+  failedToFetchFullSignup:
+    'Unable to connect to authentication service. Please check your internet connection and try again.',
+  invalidCredentials: 'Invalid email or password. Please try again.',
+  emailNotConfirmed: 'Please check your email and click the confirmation link before signing in.',
+  alreadyRegistered: 'An account with this email already exists. Please sign in instead.',
+  alreadyRegisteredFullSignup: 'An account with this email already exists. Please try logging in instead.',
+  passwordTooShort: 'Password must be at least 6 characters long.',
+  invalidEmail: 'Please enter a valid email address.',
+  generic: 'Something went wrong. Please try again.',
+  missingCredentials: 'You must provide either an email or phone number and a password',
+  missingEmail: 'You must provide either an email or phone number.',
+  tooManyAttempts: 'Too many attempts. Please wait a minute and try again.',
+  requestRejected: 'This request was rejected. Please reload the page and try again.',
+  invalidResetLink: 'This reset link is invalid or has expired. Please request a new one.',
+} as const;
+
+export const ACCOUNT_EXISTS: ToastText = {
+  title: 'Account Already Exists',
+  description: 'An account with this email already exists. Please try logging in instead.',
+};
+
+export const USERNAME_TAKEN: ToastText = {
+  title: 'Username Taken',
+  description: 'This username is already taken. Please choose a different username.',
+};
+
+export const RESET_FAILED_TITLE = 'Reset Failed';
+
+export const EMAIL_REQUIRED: ToastText = {
+  title: 'Email Required',
+  description: 'Please enter your email address first.',
+};
+
+export const RESET_EMAIL_SENT: ToastText = {
+  title: 'Check your email',
+  description: 'If an account exists for that address, we sent a link to reset your password.',
+};
+
+export const PASSWORD_MISMATCH: ToastText = {
+  title: 'Password Mismatch',
+  description: 'Passwords do not match.',
+};
+
+export const PASSWORD_UPDATED: ToastText = {
+  title: 'Password Updated',
+  description: 'Your password has been changed. Sign in with your new password.',
+};
+
+export const SIGNUP_SUCCESS: ToastText = {
+  title: 'Account created',
+  description: 'We sent you a confirmation link. Check your email to finish signing up.',
+};
+
+export const SIGNUP_CONFIRM: ToastText = {
+  title: 'Check your email',
+  description: 'We sent you a confirmation link. Click it to activate your account.',
+};
+
+export const HEADSHOT_FAILED =
+  'Your account was created, but the headshot could not be saved. You can add a photo from your dashboard.';
+
+export const ACCESS_DENIED: ToastText = {
+  title: 'Access Denied',
+  description: "You don't have admin privileges",
+};
+
+export const SIGN_OUT_FAILED_DASHBOARD = 'Failed to sign out. Please try again.';
+
+export const CONTACT = {
+  formTitle: 'MESSAGE US',
+  panelTitle: 'CONTACT US',
+  success: {
+    title: 'Message Sent Successfully!',
+    description: "We've received your message and will get back to you soon.",
+  } satisfies ToastText,
+  failure: {
+    title: 'Message Failed to Send',
+    description: 'Please try again or contact us directly.',
+  } satisfies ToastText,
+  failureAlert: 'Failed to send message. Please try again.',
+} as const;
+
+export const HOMEPAGE_SIGNUP = {
+  saved: {
+    title: "You're on the list!",
+    description: 'Finish your athlete profile to request your first reel.',
+  } satisfies ToastText,
+} as const;
+
+export const VERIFY_EMAIL = {
+  title: 'Check your email',
+  steps: [
+    'Check your inbox (and your spam folder) for an email from us.',
+    'Click the confirmation link in that email.',
+    "You'll be redirected to your dashboard.",
+  ],
+  expiry: 'The link expires in 24 hours.',
+  back: 'Back to Sign In',
+} as const;
+
+export const CONNECTION_STATUS = {
+  checking: 'Checking connection...',
+  connected: 'Connected',
+  failed: 'Connection failed',
+  continueAnyway: 'Continue Anyway',
+} as const;
+
+/** Field-level validation texts for forms (shared by browser and server validation). */
+export const FIELD_ERRORS = {
+  required: (label: string) => `${label} is required`,
+  email: 'Please enter a valid email address.',
+  passwordTooShort: 'Password must be at least 6 characters long.',
+  jerseyNumber: 'Jersey number must be a whole number.',
+  username: 'Username may use letters, numbers, dots, dashes and underscores (3-30 characters).',
+  birthday: 'Please enter a valid date of birth.',
+  headshotImage: 'Headshot must be an image file.',
+  state: 'Please choose a state.',
+  event: 'Please choose an event.',
+} as const;
+
+export const AUTH_REQUIRED: ToastText = {
+  title: 'Authentication Required',
+  description: 'Please log in to continue.',
+};

@@ -1,0 +1,97 @@
+// /api/account: sign-up (simple and full), the homepage sign-up, and who is signed in.
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { eq } from 'drizzle-orm';
+import { HEADSHOT_MAX_BYTES } from '../../common/constants';
+import { AUTH_ERRORS } from '../../common/messages';
+import { firstIssue, homepageSignupSchema, registrationSchema, simpleSignUpSchema } from '../../common/schemas';
+import { CLIENT_IP_HEADER } from '../auth/auth';
+import { getViewer } from '../auth/session';
+import { userProfiles } from '../db/schema';
+import { clientIp } from '../http/client-ip';
+import type { AppDeps } from '../http/deps';
+import { apiError, tooManyRequests } from '../http/errors';
+import { RATE_RULES } from '../http/rate-limit';
+import { AccountError, register, saveHomepageSignup, signUpSimple } from './service';
+
+export function accountRoutes(deps: AppDeps) {
+  const { db, auth, limiter, config } = deps;
+
+  /** Headers for better-auth calls made on the caller's behalf: their address, nothing forged. */
+  const forwardHeaders = (raw: Headers, ip: string) => {
+    const headers = new Headers(raw);
+    headers.set(CLIENT_IP_HEADER, ip);
+    return headers;
+  };
+
+  const handleAccountError = (c: Context, error: unknown) => {
+    if (error instanceof AccountError) return apiError(c, 409, error.code, error.message, error.title);
+    console.error('[accounts] sign-up failed:', error);
+    return apiError(c, 500, 'SIGNUP_FAILED', AUTH_ERRORS.generic);
+  };
+
+  return new Hono()
+    .get('/me', async (c) => {
+      const viewer = await getViewer(auth, db, c.req.raw.headers);
+      c.header('Cache-Control', 'no-store');
+      if (!viewer) return c.json({ user: null }, 200);
+      const [profile] = await db
+        .select({
+          firstName: userProfiles.firstName,
+          lastName: userProfiles.lastName,
+          username: userProfiles.username,
+          teamName: userProfiles.teamName,
+          jerseyNumber: userProfiles.jerseyNumber,
+          phone: userProfiles.phone,
+          city: userProfiles.city,
+          state: userProfiles.state,
+          hasAvatar: userProfiles.avatarUrl,
+        })
+        .from(userProfiles)
+        .where(eq(userProfiles.id, viewer.userId));
+      return c.json({
+        user: { id: viewer.userId, email: viewer.email, name: viewer.name, isAdmin: viewer.isAdmin },
+        profile: profile ? { ...profile, hasAvatar: Boolean(profile.hasAvatar) } : null,
+      });
+    })
+    .post('/sign-up', async (c) => {
+      const ip = clientIp(c, config.trustProxy);
+      const parsed = simpleSignUpSchema.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+      const limit = await limiter.check([[RATE_RULES.signUpPerIp, ip]]);
+      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+      try {
+        const result = await signUpSimple(deps, parsed.data, forwardHeaders(c.req.raw.headers, ip));
+        return c.json({ userId: result.userId, verificationRequired: true }, 201);
+      } catch (error) {
+        return handleAccountError(c, error);
+      }
+    })
+    .post('/register', bodyLimit({ maxSize: HEADSHOT_MAX_BYTES + 256 * 1024, onError: (c) => apiError(c, 413, 'TOO_LARGE', 'Headshot must be smaller than 5MB.') }), async (c) => {
+      const ip = clientIp(c, config.trustProxy);
+      const form = await c.req.parseBody().catch(() => null);
+      if (!form) return apiError(c, 400, 'VALIDATION_ERROR', AUTH_ERRORS.generic);
+      const { headshot, ...fields } = form;
+      const parsed = registrationSchema.safeParse(fields);
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+      const limit = await limiter.check([[RATE_RULES.signUpPerIp, ip]]);
+      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+      const headshotBytes =
+        headshot instanceof File && headshot.size > 0 ? Buffer.from(await headshot.arrayBuffer()) : null;
+      try {
+        const result = await register(deps, parsed.data, headshotBytes, forwardHeaders(c.req.raw.headers, ip));
+        return c.json({ userId: result.userId, verificationRequired: true, headshotSaved: result.headshotSaved }, 201);
+      } catch (error) {
+        return handleAccountError(c, error);
+      }
+    })
+    .post('/homepage-signups', async (c) => {
+      const ip = clientIp(c, config.trustProxy);
+      const parsed = homepageSignupSchema.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+      const limit = await limiter.check([[RATE_RULES.homepageSignupPerIp, ip]]);
+      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+      await saveHomepageSignup(db, parsed.data);
+      return c.json({ saved: true }, 201);
+    });
+}

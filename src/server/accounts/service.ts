@@ -1,0 +1,175 @@
+// Creating accounts: the simple sign-up of /auth and the full registration of /signup. Both
+// check the spec's rules before better-auth creates the user (which also sends the verification
+// mail); the profile row itself comes from the database trigger.
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { HEADSHOT_MAX_BYTES } from '../../common/constants';
+import { ACCOUNT_EXISTS, AUTH_ERRORS, USERNAME_TAKEN } from '../../common/messages';
+import type { Registration } from '../../common/schemas';
+import type { Auth } from '../auth/auth';
+import type { Db } from '../db/client';
+import { homepageSignups, user, userProfiles } from '../db/schema';
+import { reencodeImage } from '../media/images';
+import { storageKeys } from '../storage/keys';
+import type { Storage } from '../storage/storage';
+
+export class AccountError extends Error {
+  constructor(
+    readonly code: 'ACCOUNT_EXISTS' | 'USER_ALREADY_EXISTS' | 'USERNAME_TAKEN' | 'SIGNUP_FAILED',
+    message: string,
+    readonly title?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Where sign-up's verification link sends the user once confirmed. */
+const AFTER_VERIFY = '/dashboard';
+
+export async function emailInUse(db: Db, email: string): Promise<boolean> {
+  const normalized = email.trim().toLowerCase();
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(userProfiles)
+    .where(eq(sql`lower(${userProfiles.email})`, normalized))
+    .limit(1);
+  if (row) return true;
+  const [account] = await db.select({ id: user.id }).from(user).where(eq(user.email, normalized)).limit(1);
+  return Boolean(account);
+}
+
+export async function usernameInUse(db: Db, username: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(userProfiles)
+    .where(eq(sql`lower(${userProfiles.username})`, username.trim().toLowerCase()))
+    .limit(1);
+  return Boolean(row);
+}
+
+export interface SignUpDeps {
+  db: Db;
+  auth: Auth;
+  storage: Storage;
+}
+
+/** The simple sign-up of /auth: full name, e-mail, password. */
+export async function signUpSimple(
+  deps: SignUpDeps,
+  input: { fullName: string; email: string; password: string },
+  headers: Headers,
+): Promise<{ userId: string }> {
+  if (await emailInUse(deps.db, input.email)) {
+    throw new AccountError('USER_ALREADY_EXISTS', AUTH_ERRORS.alreadyRegistered);
+  }
+  const result = await deps.auth.api.signUpEmail({
+    body: { name: input.fullName, email: input.email, password: input.password, callbackURL: AFTER_VERIFY },
+    headers,
+  });
+  await linkHomepageSignup(deps.db, result.user.id, input.email);
+  return { userId: result.user.id };
+}
+
+export interface RegistrationResult {
+  userId: string;
+  /** False when a headshot was sent but could not be stored; the account exists all the same. */
+  headshotSaved: boolean | null;
+}
+
+/** The full registration of /signup, with an optional headshot. */
+export async function register(
+  deps: SignUpDeps,
+  input: Registration,
+  headshot: Buffer | null,
+  headers: Headers,
+): Promise<RegistrationResult> {
+  if (await emailInUse(deps.db, input.email)) {
+    throw new AccountError('ACCOUNT_EXISTS', ACCOUNT_EXISTS.description, ACCOUNT_EXISTS.title);
+  }
+  if (await usernameInUse(deps.db, input.username)) {
+    throw new AccountError('USERNAME_TAKEN', USERNAME_TAKEN.description, USERNAME_TAKEN.title);
+  }
+  const result = await deps.auth.api.signUpEmail({
+    body: {
+      name: `${input.firstName} ${input.lastName}`,
+      email: input.email,
+      password: input.password,
+      callbackURL: AFTER_VERIFY,
+    },
+    headers,
+  });
+  const userId = result.user.id;
+  try {
+    await deps.db
+      .update(userProfiles)
+      .set({
+        username: input.username,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        dateOfBirth: input.birthday,
+        state: input.state,
+        city: input.city,
+        phone: input.phoneNumber,
+        teamName: input.teamName,
+        eventName: input.event,
+        jerseyNumber: input.jerseyNumber,
+        updatedAt: new Date(),
+      })
+      .where(eq(userProfiles.id, userId));
+  } catch (error) {
+    // Only a username taken in the moment since our check can fail here: undo the account so
+    // the person can simply try again with another username.
+    await deps.db.delete(user).where(eq(user.id, userId));
+    if (isUniqueViolation(error)) {
+      throw new AccountError('USERNAME_TAKEN', USERNAME_TAKEN.description, USERNAME_TAKEN.title);
+    }
+    throw error;
+  }
+  await linkHomepageSignup(deps.db, userId, input.email);
+  const headshotSaved = headshot ? await saveHeadshot(deps, userId, headshot) : null;
+  return { userId, headshotSaved };
+}
+
+/** Stores the headshot privately and makes it the profile's avatar. Never throws. */
+async function saveHeadshot(deps: SignUpDeps, userId: string, bytes: Buffer): Promise<boolean> {
+  try {
+    const image = await reencodeImage(bytes, { maxBytes: HEADSHOT_MAX_BYTES, maxDimension: 1600 });
+    const key = storageKeys.profilePhoto(userId);
+    await deps.storage.put(key, image.data, image.contentType);
+    await deps.db
+      .update(userProfiles)
+      .set({ avatarUrl: key, originalAvatarUrl: key, updatedAt: new Date() })
+      .where(eq(userProfiles.id, userId));
+    return true;
+  } catch (error) {
+    console.warn(`[accounts] headshot for ${userId} not saved:`, (error as Error).message);
+    return false;
+  }
+}
+
+/** Links the newest homepage sign-up with this e-mail to the new user. Best effort. */
+export async function linkHomepageSignup(db: Db, userId: string, email: string): Promise<void> {
+  try {
+    const [latest] = await db
+      .select({ id: homepageSignups.id })
+      .from(homepageSignups)
+      .where(and(eq(homepageSignups.email, email.trim().toLowerCase()), isNull(homepageSignups.userId)))
+      .orderBy(desc(homepageSignups.createdAt))
+      .limit(1);
+    if (!latest) return;
+    await db.update(homepageSignups).set({ userId, status: 'completed' }).where(eq(homepageSignups.id, latest.id));
+  } catch (error) {
+    console.warn('[accounts] homepage sign-up not linked:', (error as Error).message);
+  }
+}
+
+export async function saveHomepageSignup(
+  db: Db,
+  input: { firstName: string; lastName: string; email: string },
+): Promise<void> {
+  await db.insert(homepageSignups).values({ ...input, email: input.email.toLowerCase() });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}

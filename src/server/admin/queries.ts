@@ -1,0 +1,30 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { admins, user } from '../db/schema';
+
+/** A user is an admin exactly when they have an active row in `admins`. */
+export async function isActiveAdmin(db: Db, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: admins.id })
+    .from(admins)
+    .where(and(eq(admins.userId, userId), eq(admins.isActive, true)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
+  const rows = await db.select({ id: user.id }).from(user).where(eq(user.email, email.trim().toLowerCase())).limit(1);
+  return rows[0]?.id ?? null;
+}
+
+export async function grantAdmin(db: Db, userId: string): Promise<void> {
+  await db
+    .insert(admins)
+    .values({ userId, isActive: true })
+    .onConflictDoUpdate({ target: admins.userId, set: { isActive: true } });
+}
+
+export async function revokeAdmin(db: Db, userId: string): Promise<boolean> {
+  const rows = await db.update(admins).set({ isActive: false }).where(eq(admins.userId, userId)).returning({ id: admins.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,93 @@
+// Wires the HTTP app: security middleware, the API routes of each domain, page guards, and the
+// built web app with its client-side routes.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import { accountRoutes } from './accounts/routes';
+import { requireAdmin, getViewer, type ViewerEnv } from './auth/session';
+import { authRoutes } from './auth/routes';
+import { trustedOrigins } from './auth/auth';
+import { contactRoutes } from './contact/routes';
+import type { AppDeps } from './http/deps';
+import { apiError } from './http/errors';
+import { originCheck, securityHeaders } from './http/security';
+import { sendFile } from './http/send-file';
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const webDistDir = path.join(projectRoot, 'dist', 'web');
+
+/** The JSON API under /api; its type is what the web app's typed client is built from. */
+export function createApi(deps: AppDeps) {
+  const { auth, db } = deps;
+  return new Hono()
+    .get('/health', async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json({ ok: true });
+    })
+    .route('/account', accountRoutes(deps))
+    .route('/contact', contactRoutes(deps))
+    .route(
+      '/admin',
+      new Hono<ViewerEnv>().use(requireAdmin(auth, db)).get('/whoami', (c) => {
+        const viewer = c.var.viewer;
+        return c.json({ userId: viewer.userId, email: viewer.email, name: viewer.name });
+      }),
+    );
+}
+
+export function createApp(deps: AppDeps) {
+  const { auth, db, config } = deps;
+
+  const app = new Hono();
+  app.use(securityHeaders({ https: config.baseUrl.startsWith('https://') }));
+  app.use('/api/*', originCheck(trustedOrigins(config)));
+  app.route('/api/auth', authRoutes(deps));
+  app.route('/api', createApi(deps));
+  app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'Not found'));
+
+  // Page guards: the server decides before any screen's code is sent.
+  app.on('GET', ['/dashboard', '/dashboard/*'], async (c, next) => {
+    const viewer = await getViewer(auth, db, c.req.raw.headers);
+    if (!viewer) return c.redirect(withError('/auth', c.req.query('error')), 302);
+    return next();
+  });
+  app.on('GET', ['/admin', '/admin/*'], async (c, next) => {
+    const viewer = await getViewer(auth, db, c.req.raw.headers);
+    if (!viewer) return c.redirect('/auth', 302);
+    if (!viewer.isAdmin) return c.redirect('/dashboard?denied=admin', 302);
+    return next();
+  });
+
+  // Hero videos: a provider's own files in HERO_DIR win over the built-in ones.
+  app.get('/hero/:file{(desktop|mobile)\\.mp4}', async (c) => {
+    const name = c.req.param('file');
+    const opts = { cacheControl: 'public, max-age=3600', method: c.req.method, rangeHeader: c.req.header('range') };
+    const res = (await sendFile(path.join(config.heroDir, name), opts)) ?? (await sendFile(path.join(webDistDir, 'hero', name), opts));
+    return res ?? c.notFound();
+  });
+
+  // The built web app: hashed assets cached for a year, everything else falls back to index.html.
+  app.get('*', async (c) => {
+    const rel = decodeURIComponent(c.req.path).replace(/^\/+/, '');
+    if (rel && !rel.includes('..')) {
+      const immutable = rel.startsWith('assets/');
+      const res = await sendFile(path.join(webDistDir, rel), {
+        cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        method: c.req.method,
+        rangeHeader: c.req.header('range'),
+      });
+      if (res) return res;
+      if (path.extname(rel)) return c.notFound();
+    }
+    const index = await sendFile(path.join(webDistDir, 'index.html'), { cacheControl: 'no-cache' });
+    return index ?? c.text('The web app is not built yet: run `npm run build`.', 503);
+  });
+
+  return app;
+}
+
+function withError(pathname: string, error: string | undefined): string {
+  return error ? `${pathname}?error=${encodeURIComponent(error)}` : pathname;
+}
+
+export type ApiType = ReturnType<typeof createApi>;

@@ -1,0 +1,76 @@
+// better-auth, configured for the spec: e-mail + password, 6-character minimum, verification
+// links valid 24 hours, password reset mails, sessions revoked on reset. Its own rate limiter
+// is off: ours (http/rate-limit.ts) keeps counts in the database and also limits per account.
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, VERIFICATION_LINK_TTL_SECONDS } from '../../common/constants';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import * as schema from '../db/schema';
+import type { Mailer } from '../mail/mailer';
+import { resetPasswordMail, verificationMail } from '../mail/templates';
+
+/** The header our server sets to the caller's address before handing a request to better-auth. */
+export const CLIENT_IP_HEADER = 'x-verified-client-ip';
+
+export function trustedOrigins(config: Config): string[] {
+  const base = new URL(config.baseUrl);
+  const origins = new Set([base.origin]);
+  if (base.hostname === 'localhost' || base.hostname === '127.0.0.1') {
+    const port = base.port ? `:${base.port}` : '';
+    origins.add(`${base.protocol}//localhost${port}`);
+    origins.add(`${base.protocol}//127.0.0.1${port}`);
+  }
+  for (const extra of (process.env.TRUSTED_ORIGINS ?? '').split(',')) if (extra.trim()) origins.add(extra.trim());
+  return [...origins];
+}
+
+export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
+  const { config, db, mailer } = deps;
+  return betterAuth({
+    appName: 'Get It On Tape',
+    baseURL: config.baseUrl,
+    basePath: '/api/auth',
+    secret: config.authSecret,
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+    }),
+    trustedOrigins: trustedOrigins(config),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      requireEmailVerification: true,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      sendResetPassword: async ({ user, url }) => {
+        await mailer.send(resetPasswordMail(user.email, user.name, url));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: VERIFICATION_LINK_TTL_SECONDS,
+      sendVerificationEmail: async ({ user, url }) => {
+        await mailer.send(verificationMail(user.email, user.name, url));
+      },
+    },
+    session: {
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+    },
+    rateLimit: { enabled: false },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      useSecureCookies: config.baseUrl.startsWith('https://'),
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
+    },
+    // Sign-up goes through our own routes (account/routes.ts), which check the spec's rules first.
+    disabledPaths: ['/sign-up/email'],
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,22 @@
+import { Hono } from 'hono';
+import { CONTACT } from '../../common/messages';
+import { contactSchema, firstIssue } from '../../common/schemas';
+import { clientIp } from '../http/client-ip';
+import type { AppDeps } from '../http/deps';
+import { apiError, tooManyRequests } from '../http/errors';
+import { RATE_RULES } from '../http/rate-limit';
+import { submitContactMessage } from './service';
+
+export function contactRoutes(deps: AppDeps) {
+  return new Hono().post('/', async (c) => {
+    const parsed = contactSchema.safeParse(await c.req.json().catch(() => null));
+    if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+    const limit = await deps.limiter.check([[RATE_RULES.contactPerIp, clientIp(c, deps.config.trustProxy)]]);
+    if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+    const result = await submitContactMessage(deps, parsed.data);
+    if (!result.mailed) {
+      return apiError(c, 502, 'MAIL_FAILED', CONTACT.failure.description, CONTACT.failure.title);
+    }
+    return c.json({ id: result.id }, 201);
+  });
+}

@@ -1,0 +1,52 @@
+// One database handle for the whole server: PGlite in the data folder by default, PostgreSQL
+// when DATABASE_URL is set. Both run the same migrations and the same Drizzle queries.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** The node-postgres pool, when on PostgreSQL (for LISTEN/NOTIFY). */
+  pool: pg.Pool | null;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Opens PostgreSQL at `url`, or PGlite at `pgliteDir` ('memory://' for a throw-away one). */
+export async function openDatabase(opts: { url: string | null; pgliteDir: string }): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      pool,
+      migrate: () => migratePg(drizzlePg(pool, { schema }), { migrationsFolder }),
+      close: () => pool.end(),
+    };
+  }
+  if (!opts.pgliteDir.startsWith('memory://')) fs.mkdirSync(opts.pgliteDir, { recursive: true });
+  const client = await PGlite.create(opts.pgliteDir);
+  const pdb = drizzlePglite(client, { schema });
+  return {
+    db: pdb as unknown as Db,
+    kind: 'pglite',
+    pool: null,
+    migrate: () => migratePglite(pdb, { migrationsFolder }),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,293 @@
+// The database schema. Auth tables follow better-auth's model (user, session, account,
+// verification); the rest are the product's entities from the spec, section 3.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+// ---- better-auth ---------------------------------------------------------------------------
+
+export const user = pgTable('user', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const session = pgTable(
+  'session',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    token: text('token').notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('session_user_id_idx').on(t.userId)],
+);
+
+export const account = pgTable(
+  'account',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    password: text('password'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('account_user_id_idx').on(t.userId)],
+);
+
+export const verification = pgTable(
+  'verification',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('verification_identifier_idx').on(t.identifier)],
+);
+
+// ---- people --------------------------------------------------------------------------------
+
+export const admins = pgTable('admins', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: text('user_id')
+    .notNull()
+    .unique()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+/** One row per user, created by the database trigger on "user" insert (see migrations). */
+export const userProfiles = pgTable(
+  'user_profiles',
+  {
+    id: text('id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    username: text('username'),
+    avatarUrl: text('avatar_url'),
+    originalAvatarUrl: text('original_avatar_url'),
+    bannerUrl: text('banner_url'),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    teamName: text('team_name'),
+    jerseyNumber: integer('jersey_number'),
+    phone: text('phone'),
+    city: text('city'),
+    state: text('state'),
+    dateOfBirth: date('date_of_birth'),
+    eventName: text('event_name'),
+    tutorialCompletedAt: timestamp('tutorial_completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('user_profiles_username_lower_idx').on(sql`lower(${t.username})`),
+    index('user_profiles_email_idx').on(t.email),
+    index('user_profiles_last_name_idx').on(t.lastName),
+  ],
+);
+
+export const homepageSignups = pgTable(
+  'homepage_signups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
+    status: text('status'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('homepage_signups_email_idx').on(t.email, t.createdAt)],
+);
+
+// ---- events and requests -------------------------------------------------------------------
+
+export const events = pgTable('events', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  location: text('location').notNull(),
+  dates: text('dates').notNull(),
+  startsOn: date('starts_on'),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const eventGames = pgTable(
+  'event_games',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [index('event_games_event_idx').on(t.eventId, t.position)],
+);
+
+export const highlightRequestStatus = pgEnum('highlight_request_status', [
+  'pending',
+  'ready_to_purchase',
+  'delivered',
+]);
+
+export const highlightRequests = pgTable(
+  'highlight_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    status: highlightRequestStatus('status').notNull().default('pending'),
+    eventId: text('event_id').references(() => events.id),
+    /** The event's name when the request was made, as the spec's "event" text. */
+    event: text('event').notNull(),
+    games: jsonb('games').$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    adminAcknowledgedAt: timestamp('admin_acknowledged_at', { withTimezone: true }),
+    adminAcknowledgedBy: text('admin_acknowledged_by').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('highlight_requests_user_idx').on(t.userId, t.createdAt),
+    index('highlight_requests_status_idx').on(t.status),
+  ],
+);
+
+// ---- media ---------------------------------------------------------------------------------
+
+export const videoType = pgEnum('video_type', ['full_video', 'social_cut', 'highlight_reel']);
+
+export const userVideos = pgTable(
+  'user_videos',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    videoTitle: text('video_title').notNull(),
+    videoDescription: text('video_description'),
+    opponent: text('opponent'),
+    tournamentName: text('tournament_name'),
+    /** Storage key of the video file; null while the video is being processed. */
+    videoUrl: text('video_url'),
+    thumbnailUrl: text('thumbnail_url'),
+    videoType: videoType('video_type').notNull().default('highlight_reel'),
+    isProcessed: boolean('is_processed').notNull().default(false),
+    status: text('status').notNull().default('active'),
+    isVisible: boolean('is_visible').notNull().default(false),
+    isPaid: boolean('is_paid').notNull().default(false),
+    durationSeconds: real('duration_seconds'),
+    fileSizeMb: real('file_size_mb'),
+    width: integer('width'),
+    height: integer('height'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_videos_user_idx').on(t.userId, t.createdAt)],
+);
+
+export const userStills = pgTable(
+  'user_stills',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    storageUrl: text('storage_url').notNull(),
+    originalFilename: text('original_filename'),
+    orderPosition: integer('order_position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_stills_user_idx').on(t.userId, t.orderPosition)],
+);
+
+// ---- payments ------------------------------------------------------------------------------
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    requestId: uuid('request_id').references(() => highlightRequests.id, { onDelete: 'set null' }),
+    /** Amount in cents. */
+    amount: integer('amount').notNull(),
+    status: text('status').notNull().default('pending'),
+    promoCode: text('promo_code'),
+    stripePaymentId: text('stripe_payment_id'),
+    stripeSessionId: text('stripe_session_id').unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('orders_user_idx').on(t.userId, t.createdAt)],
+);
+
+export const promoCodes = pgTable('promo_codes', {
+  code: text('code').primaryKey(),
+  discountPercent: integer('discount_percent').notNull(),
+  active: boolean('active').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+// ---- contact and housekeeping --------------------------------------------------------------
+
+export const contactMessages = pgTable('contact_messages', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  email: text('email').notNull(),
+  phone: text('phone'),
+  subject: text('subject').notNull(),
+  message: text('message').notNull(),
+  /** pending until both mails went out, then sent; failed when sending failed. */
+  mailStatus: text('mail_status').notNull().default('pending'),
+  createdAt: createdAt(),
+});
+
+/** Fixed-window counters for rate limits, shared by every API instance. */
+export const rateLimitHits = pgTable('rate_limit_hits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+});

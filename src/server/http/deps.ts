@@ -1,0 +1,17 @@
+// Everything a route needs, built once at start (app.ts) and passed down.
+import type { Auth } from '../auth/auth';
+import type { Config } from '../config';
+import type { Database, Db } from '../db/client';
+import type { Mailer } from '../mail/mailer';
+import type { Storage } from '../storage/storage';
+import type { RateLimiter } from './rate-limit';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  db: Db;
+  mailer: Mailer;
+  storage: Storage;
+  auth: Auth;
+  limiter: RateLimiter;
+}

@@ -1,0 +1,89 @@
+// The product's e-mails. Plain text first (it is what the tests and the outbox log read), with a
+// simple HTML version for mail clients.
+import { COMPANY } from '../../common/company';
+import type { MailMessage } from './mailer';
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escape(p)}</p>`).join('');
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escape(action.url)}" style="background:#e11d48;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escape(action.label)}</a></p>`
+    : '';
+  return `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escape(title)}</h1>${body}${button}<p style="color:#666;font-size:12px">${escape(COMPANY.name)}</p></body></html>`;
+}
+
+export function verificationMail(to: string, name: string, url: string): MailMessage {
+  const lines = [
+    `Hi ${name || 'there'},`,
+    'Confirm your email address to finish setting up your Get It On Tape account.',
+    'This link expires in 24 hours.',
+  ];
+  return {
+    to,
+    subject: 'Confirm your email address',
+    text: `${lines.join('\n\n')}\n\n${url}\n`,
+    html: layout('Confirm your email address', lines, { label: 'Confirm email', url }),
+  };
+}
+
+export function resetPasswordMail(to: string, name: string, url: string): MailMessage {
+  const lines = [
+    `Hi ${name || 'there'},`,
+    'Someone asked to reset the password of your Get It On Tape account. If it was you, open the link below to choose a new password. If not, you can ignore this email.',
+    'This link expires in 1 hour.',
+  ];
+  return {
+    to,
+    subject: 'Reset your password',
+    text: `${lines.join('\n\n')}\n\n${url}\n`,
+    html: layout('Reset your password', lines, { label: 'Reset password', url }),
+  };
+}
+
+/** The spec's contact template parameters. */
+export interface ContactParams {
+  user_name: string;
+  user_email: string;
+  user_number: string;
+  subject: string;
+  message: string;
+  submitted: string;
+}
+
+function contactFields(p: ContactParams): string[] {
+  return [
+    `Name: ${p.user_name}`,
+    `Email: ${p.user_email}`,
+    `Phone: ${p.user_number}`,
+    `Subject: ${p.subject}`,
+    `Submitted: ${p.submitted}`,
+    `Message:\n${p.message}`,
+  ];
+}
+
+export function contactNotificationMail(p: ContactParams): MailMessage {
+  const lines = contactFields(p);
+  return {
+    to: COMPANY.teamInbox,
+    replyTo: p.user_email,
+    subject: `New contact message: ${p.subject}`,
+    text: lines.join('\n'),
+    html: layout('New contact message', lines),
+  };
+}
+
+export function contactAutoReplyMail(p: ContactParams): MailMessage {
+  const lines = [
+    `Hi ${p.user_name},`,
+    `Thanks for reaching out to ${COMPANY.name}. We've received your message and will get back to you soon.`,
+    ...contactFields(p),
+  ];
+  return {
+    to: p.user_email,
+    subject: `We received your message: ${p.subject}`,
+    text: lines.join('\n\n'),
+    html: layout('We received your message', lines),
+  };
+}

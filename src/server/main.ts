@@ -1,0 +1,22 @@
+// `npm start`: the whole product on its embedded defaults (or on what the environment sets).
+import { loadConfig } from './config';
+import { lockDataDir } from './db/lock';
+import { startServer } from './server';
+
+const config = loadConfig();
+if (!config.databaseUrl) lockDataDir(config.dataDir, 'the web server');
+const server = await startServer(config);
+console.log(
+  `Get It On Tape is running on ${config.baseUrl} (port ${server.port}; database: ${server.deps.database.kind}, ` +
+    `mail: ${server.deps.mailer.kind === 'smtp' ? 'SMTP' : `outbox in ${config.dataDir}/mail`})`,
+);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (closing) return;
+    closing = true;
+    await server.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,51 @@
+// Builds the whole product from a configuration and serves it: used by `npm start`, the
+// end-to-end tests and the integration tests alike, so they all run the same thing.
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp } from './app';
+import { createAuth } from './auth/auth';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import type { AppDeps } from './http/deps';
+import { RateLimiter } from './http/rate-limit';
+import { createMailer, type Mailer } from './mail/mailer';
+import { createStorage } from './storage/storage';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export async function buildDeps(config: Config, opts: { database?: Database; mailer?: Mailer } = {}): Promise<AppDeps> {
+  const database =
+    opts.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') }));
+  await database.migrate();
+  const mailer =
+    opts.mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'mail'), logLinks: config.logMailLinks });
+  const storage = createStorage({ rootDir: path.join(config.dataDir, 'storage') });
+  const db = database.db;
+  const auth = createAuth({ config, db, mailer });
+  return { config, database, db, mailer, storage, auth, limiter: new RateLimiter(db, config.rateLimitScale) };
+}
+
+export async function startServer(config: Config, opts: { database?: Database; mailer?: Mailer } = {}): Promise<RunningServer> {
+  const deps = await buildDeps(config, opts);
+  const app = createApp(deps);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    deps,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.database.close();
+    },
+  };
+}
