@@ -157,7 +157,6 @@ export const FIELD_ERRORS = {
   jerseyNumber: 'Jersey number must be a whole number.',
   username: 'Username may use letters, numbers, dots, dashes and underscores (3-30 characters).',
   birthday: 'Please enter a valid date of birth.',
-  headshotImage: 'Headshot must be an image file.',
   state: 'Please choose a state.',
   event: 'Please choose an event.',
 } as const;
@@ -166,3 +165,11 @@ export const AUTH_REQUIRED: ToastText = {
   title: 'Authentication Required',
   description: 'Please log in to continue.',
 };
+
+export const VERIFY_LINK_INVALID: ToastText = {
+  title: 'Link Expired',
+  description: 'This confirmation link is invalid or has expired. Sign in and we will send you a new one.',
+};
+
+export const INVALID_FILE_TYPE: ToastText = { title: 'Invalid File Type', description: 'Please upload an image file.' };
+export const FILE_TOO_LARGE_5MB: ToastText = { title: 'File Too Large', description: 'Please upload an image smaller than 5MB.' };

@@ -28,7 +28,7 @@ const optionalText = (max: number) =>
     .string()
     .trim()
     .max(max)
-    .optional()
+    .nullish()
     .transform((v) => (v ? v : null));
 
 export const signInSchema = z.object({
@@ -36,6 +36,7 @@ export const signInSchema = z.object({
   password: z.string().min(1, FIELD_ERRORS.required('Password')),
 });
 export type SignInInput = z.input<typeof signInSchema>;
+export type SignInValues = z.output<typeof signInSchema>;
 
 export const simpleSignUpSchema = z.object({
   fullName: required('Full Name', 120),
@@ -43,6 +44,7 @@ export const simpleSignUpSchema = z.object({
   password,
 });
 export type SimpleSignUpInput = z.input<typeof simpleSignUpSchema>;
+export type SimpleSignUpValues = z.output<typeof simpleSignUpSchema>;
 
 export const homepageSignupSchema = z.object({
   firstName: required('First name', 60),
@@ -50,6 +52,7 @@ export const homepageSignupSchema = z.object({
   email,
 });
 export type HomepageSignupInput = z.input<typeof homepageSignupSchema>;
+export type HomepageSignupValues = z.output<typeof homepageSignupSchema>;
 
 export const contactSchema = z.object({
   firstName: required('First name', 60),
@@ -60,6 +63,7 @@ export const contactSchema = z.object({
   message: required('Message', 5000),
 });
 export type ContactInput = z.input<typeof contactSchema>;
+export type ContactValues = z.output<typeof contactSchema>;
 
 const usernamePattern = /^[a-zA-Z0-9._-]{3,30}$/;
 
@@ -96,9 +100,9 @@ export const registrationSchema = z.object({
   ),
   jerseyNumber: z
     .union([z.string(), z.number()])
-    .optional()
+    .nullish()
     .transform((v, ctx) => {
-      if (v === undefined || v === '') return null;
+      if (v === undefined || v === null || v === '') return null;
       const n = typeof v === 'number' ? v : Number(v.trim());
       if (!Number.isInteger(n) || n < 0 || n > 9999) {
         ctx.addIssue({ code: 'custom', message: FIELD_ERRORS.jerseyNumber });

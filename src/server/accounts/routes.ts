@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { eq } from 'drizzle-orm';
 import { HEADSHOT_MAX_BYTES } from '../../common/constants';
-import { AUTH_ERRORS } from '../../common/messages';
+import { AUTH_ERRORS, FILE_TOO_LARGE_5MB } from '../../common/messages';
 import { firstIssue, homepageSignupSchema, registrationSchema, simpleSignUpSchema } from '../../common/schemas';
 import { CLIENT_IP_HEADER } from '../auth/auth';
 import { getViewer } from '../auth/session';
@@ -67,7 +67,7 @@ export function accountRoutes(deps: AppDeps) {
         return handleAccountError(c, error);
       }
     })
-    .post('/register', bodyLimit({ maxSize: HEADSHOT_MAX_BYTES + 256 * 1024, onError: (c) => apiError(c, 413, 'TOO_LARGE', 'Headshot must be smaller than 5MB.') }), async (c) => {
+    .post('/register', bodyLimit({ maxSize: HEADSHOT_MAX_BYTES + 256 * 1024, onError: (c) => apiError(c, 413, 'TOO_LARGE', FILE_TOO_LARGE_5MB.description, FILE_TOO_LARGE_5MB.title) }), async (c) => {
       const ip = clientIp(c, config.trustProxy);
       const form = await c.req.parseBody().catch(() => null);
       if (!form) return apiError(c, 400, 'VALIDATION_ERROR', AUTH_ERRORS.generic);

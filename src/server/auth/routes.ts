@@ -18,6 +18,8 @@ const SPEC_TEXT_BY_CODE: Record<string, string> = {
   INVALID_EMAIL: AUTH_ERRORS.invalidEmail,
   INVALID_TOKEN: AUTH_ERRORS.invalidResetLink,
   TOKEN_EXPIRED: AUTH_ERRORS.invalidResetLink,
+  INVALID_REDIRECT_URL: AUTH_ERRORS.requestRejected,
+  INVALID_CALLBACK_URL: AUTH_ERRORS.requestRejected,
 };
 
 const isEmail = (v: unknown): v is string => typeof v === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim());
@@ -92,6 +94,8 @@ export function authRoutes(deps: AppDeps) {
     const path = c.req.path.replace(/^\/api\/auth/, '').replace(/\/+/g, '/');
     if (c.req.method === 'GET') return forward(c);
     const body = ((await c.req.json().catch(() => ({}))) ?? {}) as JsonBody;
+    // Sign-up trims the address; sign-in and reset must accept what sign-up accepted.
+    if (typeof body.email === 'string') body.email = body.email.trim();
     const guard = GUARDS[path];
     if (guard) {
       const problem = guard.validate(body);

@@ -1,7 +1,7 @@
 // The one shape of an API error: a machine code, the text to show, and a toast title when the
 // spec gives one. The web app shows `message` as it comes.
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ClientErrorStatusCode, ServerErrorStatusCode } from 'hono/utils/http-status';
 
 export interface ApiError {
   code: string;
@@ -11,7 +11,7 @@ export interface ApiError {
 
 export function apiError(
   c: Context,
-  status: ContentfulStatusCode,
+  status: ClientErrorStatusCode | ServerErrorStatusCode,
   code: string,
   message: string,
   title?: string,

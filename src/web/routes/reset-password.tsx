@@ -1,0 +1,70 @@
+// /reset-password: reached from the e-mailed link (?token=...), or with ?error= when the link
+// was already used or expired.
+import { useMutation } from '@tanstack/react-query';
+import { Eye, EyeOff } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { TIMING } from '../../common/constants';
+import { AUTH_ERRORS, PASSWORD_MISMATCH, PASSWORD_UPDATED, RESET_FAILED_TITLE } from '../../common/messages';
+import { authCall, authClient } from '../lib/auth-client';
+import { notify } from '../lib/toast';
+import { Button } from '../ui/button';
+import { Field, Input } from '../ui/form-controls';
+
+export default function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const token = params.get('token');
+  const linkBroken = !token || Boolean(params.get('error'));
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [show, setShow] = useState(false);
+
+  const update = useMutation({
+    mutationFn: () => authCall(authClient.resetPassword({ newPassword: password, token: token ?? '' })),
+    onSuccess: () => {
+      notify.success(PASSWORD_UPDATED);
+      setTimeout(() => navigate('/auth'), TIMING.resetRedirect);
+    },
+    onError: (error: Error) => notify.error({ title: RESET_FAILED_TITLE, description: error.message }),
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (password !== confirm) return notify.error(PASSWORD_MISMATCH);
+    if (password.length < 6) return notify.error({ title: RESET_FAILED_TITLE, description: AUTH_ERRORS.passwordTooShort });
+    update.mutate();
+  };
+
+  return (
+    <div className="flex min-h-dvh items-start justify-center px-4 pb-16 pt-28">
+      <div className="w-full max-w-md rounded-xl border border-neutral-800 bg-neutral-900/70 p-8 shadow-xl">
+        <h1 className="font-display text-4xl uppercase tracking-wide text-white">Reset password</h1>
+        {linkBroken ? (
+          <div className="mt-4 space-y-6">
+            <p role="alert" className="text-neutral-300">{AUTH_ERRORS.invalidResetLink}</p>
+            <Button asChild className="w-full">
+              <Link to="/auth">Back to Sign In</Link>
+            </Button>
+          </div>
+        ) : (
+          <form noValidate onSubmit={submit} className="mt-6 flex flex-col gap-4">
+            <Field label="New Password">
+              <Input type={show ? 'text' : 'password'} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            </Field>
+            <Field label="Confirm Password">
+              <Input type={show ? 'text' : 'password'} autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+            </Field>
+            <Button type="button" variant="ghost" size="sm" className="self-start" onClick={() => setShow((v) => !v)} aria-pressed={show}>
+              {show ? <EyeOff className="h-4 w-4" /> : <Eye className="h-4 w-4" />}
+              {show ? 'Hide Password' : 'Show Password'}
+            </Button>
+            <Button type="submit" size="lg" disabled={update.isPending || update.isSuccess}>
+              {update.isPending ? 'Updating...' : 'UPDATE PASSWORD'}
+            </Button>
+          </form>
+        )}
+      </div>
+    </div>
+  );
+}

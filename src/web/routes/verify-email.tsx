@@ -1,0 +1,37 @@
+// The e-mail confirmation notice shown after sign-up.
+import { MailCheck } from 'lucide-react';
+import { Link, Navigate, useLocation } from 'react-router';
+import { VERIFY_EMAIL } from '../../common/messages';
+import { Button } from '../ui/button';
+
+export default function VerifyEmailPage() {
+  const location = useLocation();
+  const email = (location.state as { email?: string } | null)?.email;
+  if (!email) return <Navigate to="/auth" replace />;
+
+  return (
+    <div className="flex min-h-dvh items-start justify-center px-4 pb-16 pt-28">
+      <div className="w-full max-w-lg rounded-xl border border-neutral-800 bg-neutral-900/70 p-8 text-center shadow-xl">
+        <MailCheck className="mx-auto h-14 w-14 text-red-500" aria-hidden="true" />
+        <h1 className="mt-4 font-display text-4xl uppercase tracking-wide text-white">{VERIFY_EMAIL.title}</h1>
+        <p className="mt-3 text-neutral-300">
+          We sent a confirmation link to <strong className="break-all text-white">{email}</strong>
+        </p>
+        <ol className="mt-6 space-y-3 text-left">
+          {VERIFY_EMAIL.steps.map((step, i) => (
+            <li key={step} className="flex gap-3">
+              <span className="flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-red-600 text-sm font-bold text-white">
+                {i + 1}
+              </span>
+              <span className="pt-0.5 text-neutral-200">{step}</span>
+            </li>
+          ))}
+        </ol>
+        <p className="mt-6 text-sm text-neutral-400">{VERIFY_EMAIL.expiry}</p>
+        <Button asChild size="lg" className="mt-8 w-full">
+          <Link to={`/auth?email=${encodeURIComponent(email)}`}>{VERIFY_EMAIL.back}</Link>
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+import type { ComponentProps } from 'react';
+import { cn } from '../lib/cn';
+
+export function Card({ className, ...props }: ComponentProps<'section'>) {
+  return <section className={cn('rounded-xl border border-neutral-800 bg-neutral-900/70 p-6 shadow-xl', className)} {...props} />;
+}
+
+export function CardTitle({ className, ...props }: ComponentProps<'h2'>) {
+  return <h2 className={cn('font-display text-2xl uppercase tracking-wide text-white', className)} {...props} />;
+}

@@ -1,0 +1,131 @@
+// The whole account life cycle in a real browser: home page sign-up, full registration,
+// verification mail, dashboard, sign out, sign in, forgot password, reset, sign in again.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { AUTH_ERRORS, BRAND, PASSWORD_MISMATCH, SIGNED_OUT, VERIFY_EMAIL, WELCOME_BACK } from '../../src/common/messages';
+import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
+
+let product: Product;
+let browser: Browser;
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+it('takes a new family from the home page to a verified account and through a password reset', async () => {
+  const { page, errors } = await newPage(browser);
+  const email = `jordan.${Date.now()}@example.com`;
+
+  // Home: hero and the homepage sign-up.
+  await page.goto(product.url);
+  await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(BRAND.headline);
+  await expect.poll(() => page.getByTestId('hero-video').evaluate((v: HTMLVideoElement) => v.muted && v.loop && v.autoplay)).toBe(true);
+  await shot(page, 'journey-01-home');
+  const started = page.getByRole('form', { name: 'Get started' });
+  await started.getByLabel('First name').fill('Jordan');
+  await started.getByLabel('Last name').fill('Reyes');
+  await started.getByLabel('Email').fill(email);
+  await started.getByRole('button', { name: 'GET STARTED' }).click();
+
+  // Full registration, prefilled from the home page.
+  await page.waitForURL('**/signup');
+  expect(await page.getByLabel('First Name').inputValue()).toBe('Jordan');
+  expect(await page.getByLabel('Last Name').inputValue()).toBe('Reyes');
+  expect(await page.getByLabel('Email').inputValue()).toBe(email);
+  await page.getByText('Connected').waitFor();
+  await page.getByLabel('Username').fill(`jreyes${Date.now() % 100000}`);
+  await page.getByLabel('Password').fill('first-pass1');
+  await page.getByLabel('Birthday').fill('2010-04-12');
+  await page.getByLabel('State').selectOption('Texas');
+  await page.getByLabel('City').fill('Austin');
+  await page.getByLabel('Team Name').fill('Austin Elite');
+  await page.getByLabel('Event').selectOption('stria-sport-3x3');
+  await page.getByLabel('Jersey Number').fill('23');
+  await shot(page, 'journey-02-signup-filled');
+  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+
+  // Confirmation notice.
+  await page.waitForURL('**/auth/verify-email', { timeout: 10_000 });
+  await page.getByText(email).waitFor();
+  for (const step of VERIFY_EMAIL.steps) await page.getByText(step).waitFor();
+  await page.getByText(VERIFY_EMAIL.expiry).waitFor();
+  await shot(page, 'journey-03-verify-notice');
+
+  // Signing in before confirming is refused with the spec's text.
+  await page.goto(`${product.url}/auth?email=${encodeURIComponent(email)}`);
+  expect(await page.getByLabel('Email').inputValue()).toBe(email);
+  await page.getByLabel('Password').fill('first-pass1');
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+  await page.getByText(AUTH_ERRORS.emailNotConfirmed).waitFor();
+
+  // The verification link signs the user in and lands on the dashboard.
+  await page.goto(await mailLink(product, email, 'Confirm'));
+  await page.waitForURL('**/dashboard');
+  await page.getByRole('heading', { name: 'Jordan Reyes' }).waitFor();
+  await page.getByText('Austin Elite · #23').waitFor();
+  await shot(page, 'journey-04-dashboard');
+
+  // Sign out.
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByText(SIGNED_OUT.description).waitFor();
+  await page.waitForURL(`${product.url}/`);
+
+  // Sign in.
+  await page.goto(`${product.url}/auth`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('wrong-pass');
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+  await page.getByText(AUTH_ERRORS.invalidCredentials).waitFor();
+  await page.getByLabel('Password').fill('first-pass1');
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+  await page.getByText(WELCOME_BACK.title).waitFor();
+  await page.waitForURL('**/dashboard');
+
+  // A signed-in visitor to /auth goes straight on to the dashboard; then sign out again.
+  await page.goto(`${product.url}/auth`);
+  await page.waitForURL('**/dashboard');
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.waitForURL(`${product.url}/`);
+
+  // Forgot password -> mail -> reset page.
+  await page.goto(`${product.url}/auth`);
+  const beforeReset = Date.now() - 1000;
+  await page.getByRole('button', { name: 'Forgot your password?' }).click();
+  await page.getByText('Please enter your email address first.').waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Forgot your password?' }).click();
+  await page.getByText('Check your email').waitFor();
+  await page.goto(await mailLink(product, email, 'Reset', beforeReset));
+  await page.waitForURL('**/reset-password?token=*');
+  await page.getByLabel('New Password').fill('second-pass2');
+  await page.getByLabel('Confirm Password').fill('different');
+  await page.getByRole('button', { name: 'UPDATE PASSWORD' }).click();
+  await page.getByText(PASSWORD_MISMATCH.description).waitFor();
+  await page.getByRole('button', { name: 'Show Password' }).click();
+  expect(await page.getByLabel('New Password').getAttribute('type')).toBe('text');
+  await page.getByLabel('Confirm Password').fill('second-pass2');
+  await shot(page, 'journey-05-reset');
+  await page.getByRole('button', { name: 'UPDATE PASSWORD' }).click();
+  await page.waitForURL('**/auth', { timeout: 10_000 });
+
+  // The old password no longer works; the new one does.
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('first-pass1');
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+  await page.getByText(AUTH_ERRORS.invalidCredentials).waitFor();
+  await page.getByLabel('Password').fill('second-pass2');
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+  await page.waitForURL('**/dashboard');
+
+  // A non-admin who opens /admin is sent back with the spec's toast.
+  await page.goto(`${product.url}/admin`);
+  await page.waitForURL('**/dashboard');
+  await page.getByText("You don't have admin privileges").waitFor();
+
+  expect(errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
+});

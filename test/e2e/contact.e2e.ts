@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { CONTACT } from '../../src/common/messages';
+import { launchBrowser, newPage, shot, startProduct, type Product } from './support';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function fillContact(page: Page) {
+  const form = page.locator('form');
+  await form.getByLabel('First Name').fill('Casey');
+  await form.getByLabel('Last Name').fill('Morgan');
+  await form.getByLabel('Email').fill('casey@example.com');
+  await form.getByLabel('Subject').fill('Filming our spring league');
+  await form.getByLabel('Message').fill('Do you film 14U games in Dallas?');
+}
+
+it('sends a message, mails the team and the sender, and resets the form', async () => {
+  const product = await startProduct();
+  try {
+    const { page, errors } = await newPage(browser);
+    await page.goto(`${product.url}/contact`);
+    await page.getByRole('heading', { name: CONTACT.formTitle }).waitFor();
+    await page.getByRole('heading', { name: CONTACT.panelTitle }).waitFor();
+    await page.getByRole('button', { name: 'SEND MESSAGE' }).click();
+    await page.getByText('First name is required').waitFor();
+    await fillContact(page);
+    await page.getByRole('button', { name: 'SEND MESSAGE' }).click();
+    await page.getByText(CONTACT.success.title).waitFor();
+    expect(await page.getByLabel('First Name').inputValue()).toBe('');
+    expect(await page.getByLabel('Message').inputValue()).toBe('');
+    await shot(page, 'contact-01-sent');
+    const mails = fs.readdirSync(path.join(product.dataDir, 'mail'));
+    expect(mails).toHaveLength(2);
+    expect(errors).toEqual([]);
+  } finally {
+    await product.stop();
+  }
+});
+
+it('keeps the values and shows the failure toast and alert when mail cannot be sent', async () => {
+  const product = await startProduct({ SMTP_URL: 'smtp://127.0.0.1:9?ignoreTLS=true' });
+  try {
+    const { page } = await newPage(browser);
+    const alerts: string[] = [];
+    page.on('dialog', (d) => {
+      alerts.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`${product.url}/contact`);
+    await fillContact(page);
+    await page.getByRole('button', { name: 'SEND MESSAGE' }).click();
+    await page.getByText(CONTACT.failure.title).waitFor({ timeout: 20_000 });
+    expect(alerts).toEqual([CONTACT.failureAlert]);
+    expect(await page.getByLabel('First Name').inputValue()).toBe('Casey');
+    expect(await page.getByLabel('Message').inputValue()).toBe('Do you film 14U games in Dallas?');
+  } finally {
+    await product.stop();
+  }
+});

@@ -1,0 +1,101 @@
+// End-to-end harness: the built product started as `npm start` would start it (its own process,
+// a fresh data folder, the outbox mailer), driven by playwright-core in Debian's Chromium.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { freePort } from '../support/ports';
+
+export interface Product {
+  url: string;
+  dataDir: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-'));
+  const url = `http://127.0.0.1:${port}`;
+  const logs: string[] = [];
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, DATA_DIR: dataDir, SMTP_URL: '', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => logs.push(String(d)));
+  child.stderr!.on('data', (d) => logs.push(String(d)));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${logs.join('')}`);
+    const ok = await fetch(`${url}/api/health`).then((r) => r.ok).catch(() => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${logs.join('')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    dataDir,
+    logs,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+}
+
+export async function newPage(browser: Browser, width = 1280): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height: width > 800 ? 800 : 844 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  return { context, page, errors };
+}
+
+/** Waits for an outbox mail to `to` whose subject contains `subject`; returns its first link. */
+export async function mailLink(product: Product, to: string, subject: string, after = 0): Promise<string> {
+  const dir = path.join(product.dataDir, 'mail');
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+    for (const f of files) {
+      const full = path.join(dir, f);
+      if (fs.statSync(full).mtimeMs < after) continue;
+      const mail = await simpleParser(fs.readFileSync(full));
+      const recipients = JSON.stringify(mail.to ?? '');
+      if (recipients.includes(to) && mail.subject?.includes(subject)) {
+        const link = /https?:\/\/\S+/.exec(mail.text ?? '')?.[0];
+        if (link) return link;
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no "${subject}" mail to ${to} in the outbox`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export const SHOTS_DIR = process.env.E2E_SHOTS_DIR ?? path.join(os.tmpdir(), 'giot-e2e-shots');
+
+export async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,171 @@
+// `npm run admin -- grant|revoke <email>` (src/server/cli/admin.ts), run as its own process the
+// way an operator runs it: against an embedded database in DATA_DIR (the default), or against
+// a fresh PostgreSQL database through DATABASE_URL when TEST_DATABASE_URL is set.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../src/server/db/client';
+import { admins, user } from '../../src/server/db/schema';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+const adminUrl = process.env.TEST_DATABASE_URL;
+
+let dataDir: string;
+let databaseUrl: string | null = null;
+let dropDatabase = async () => {};
+
+const people = {
+  coach: { id: 'cli-user-coach', name: 'Coach Carter', email: 'coach.carter@example.com' },
+  parent: { id: 'cli-user-parent', name: 'Pat Parent', email: 'pat.parent@example.com' },
+  third: { id: 'cli-user-third', name: 'Third Person', email: 'third.person@example.com' },
+};
+
+async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ url: databaseUrl, pgliteDir: path.join(dataDir, 'db') });
+  try {
+    await database.migrate();
+    return await fn(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      tsx,
+      [path.join(root, 'src/server/cli/admin.ts'), ...args],
+      { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const adminRow = (userId: string) =>
+  withDb(async (db) => (await db.select().from(admins).where(eq(admins.userId, userId)))[0] ?? null);
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-cli-'));
+  if (adminUrl) {
+    const name = `t_cli_${Date.now()}_${randomBytes(4).toString('hex')}`;
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`CREATE DATABASE ${name}`);
+    await c.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const d = new pg.Client({ connectionString: adminUrl });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.end();
+    };
+  }
+  await withDb(async (db) => {
+    await db.insert(user).values(Object.values(people).map((p) => ({ ...p, emailVerified: true })));
+  });
+});
+
+afterAll(async () => {
+  await dropDatabase();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('admin CLI', () => {
+  it('grant makes an active admin row; revoke sets it inactive; grant again re-activates', async () => {
+    const granted = await cli('grant', people.coach.email.toUpperCase());
+    expect(granted).toMatchObject({ code: 0 });
+    expect(granted.stdout).toContain('is now an admin');
+    expect(await adminRow(people.coach.id)).toMatchObject({ isActive: true });
+
+    const revoked = await cli('revoke', people.coach.email);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain('is no longer an admin');
+    expect(await adminRow(people.coach.id)).toMatchObject({ isActive: false });
+
+    expect((await cli('grant', people.coach.email)).code).toBe(0);
+    const rows = await withDb((db) => db.select().from(admins).where(eq(admins.userId, people.coach.id)));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.isActive).toBe(true);
+  });
+
+  it('revoking someone who is not an admin says so and creates no row', async () => {
+    const res = await cli('revoke', people.parent.email);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('was not an admin');
+    expect(await adminRow(people.parent.id)).toBeNull();
+  });
+
+  it('an unknown email exits 1 with a clear message', async () => {
+    const res = await cli('grant', 'nobody.here@example.com');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('No account with the email nobody.here@example.com');
+  });
+
+  it('without a command or an email it prints the usage and exits 2', async () => {
+    for (const args of [[], ['grant'], ['promote', people.parent.email]]) {
+      const res = await cli(...args);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain('usage: npm run admin -- grant <email>');
+    }
+  });
+
+  it.skipIf(Boolean(adminUrl))('refuses to open the embedded database while a live process holds it', async () => {
+    const lock = path.join(dataDir, 'db.lock');
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, holder: 'the web server' }));
+    try {
+      const res = await cli('grant', people.third.email);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('in use by the web server');
+      expect(res.stderr).toContain(`pid ${process.pid}`);
+      expect(res.stderr).toContain('DATABASE_URL');
+      // The lock of the live holder is left alone.
+      expect(JSON.parse(fs.readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+    expect(await adminRow(people.third.id)).toBeNull();
+  });
+
+  it.skipIf(Boolean(adminUrl))('takes over a lock left behind by a process that died, and releases it', async () => {
+    const lock = path.join(dataDir, 'db.lock');
+    const dead = await new Promise<number>((resolve) => {
+      const child = execFile(process.execPath, ['-e', '']);
+      child.on('exit', () => resolve(child.pid!));
+    });
+    fs.writeFileSync(lock, JSON.stringify({ pid: dead, holder: 'a crashed server' }));
+    const res = await cli('grant', people.third.email);
+    expect(res.code).toBe(0);
+    expect(fs.existsSync(lock)).toBe(false);
+    expect(await adminRow(people.third.id)).toMatchObject({ isActive: true });
+  });
+
+  it.runIf(Boolean(adminUrl))('with DATABASE_URL it ignores a lock in DATA_DIR (PostgreSQL takes many processes)', async () => {
+    const lock = path.join(dataDir, 'db.lock');
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, holder: 'the web server' }));
+    try {
+      const res = await cli('grant', people.third.email);
+      expect(res.code).toBe(0);
+      expect(await adminRow(people.third.id)).toMatchObject({ isActive: true });
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  });
+});

@@ -1,0 +1,236 @@
+// The full registration of /signup (POST /api/account/register, multipart), the homepage
+// sign-up it links to, and the headshot that is stored without its metadata.
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_EXISTS, FIELD_ERRORS, FILE_TOO_LARGE_5MB, USERNAME_TAKEN } from '../../src/common/messages';
+import { homepageSignups, user, userProfiles } from '../../src/server/db/schema';
+import { startTestApp, uniqueEmail, type TestApp } from '../support/app';
+import { GPS_TAGS, gpsTagsIn } from '../support/exif';
+import { jsonOf, settle } from '../support/http';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ rateLimitScale: 50 });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+let seq = 0;
+function fields(overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  seq += 1;
+  const base: Record<string, string | undefined> = {
+    firstName: 'Jordan',
+    lastName: 'Miles',
+    email: uniqueEmail('reg'),
+    username: `jmiles_${Date.now().toString(36)}${seq}`,
+    password: 'secret12',
+    birthday: '2008-05-14',
+    state: 'Texas',
+    city: 'Austin',
+    phoneNumber: '',
+    teamName: 'Austin Elite',
+    event: 'stria-sport-3x3',
+    jerseyNumber: '23',
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+function register(values: Record<string, string>, headshot?: { bytes: Buffer; name: string; type: string }) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(values)) form.set(k, v);
+  if (headshot) form.set('headshot', new Blob([new Uint8Array(headshot.bytes)], { type: headshot.type }), headshot.name);
+  return app.fetch('/api/account/register', { method: 'POST', body: form });
+}
+
+const usersWith = (email: string) => app.db.select().from(user).where(eq(user.email, email));
+const profileOf = async (id: string) => (await app.db.select().from(userProfiles).where(eq(userProfiles.id, id)))[0];
+const mailsTo = (email: string) => app.smtp.mails.filter((m) => m.to.includes(email.toLowerCase()));
+const photoPath = (userId: string) => path.join(app.dataDir, 'storage', 'profile-photos', userId, 'profile.jpg');
+
+describe('full registration', () => {
+  it('creates the account with every profile field and sends a verification mail', async () => {
+    const values = fields({ jerseyNumber: '23', phoneNumber: '' });
+    const res = await register(values);
+    expect(res.status).toBe(201);
+    const body = await jsonOf<{ userId: string; verificationRequired: boolean; headshotSaved: boolean | null }>(res);
+    expect(body).toMatchObject({ verificationRequired: true, headshotSaved: null });
+
+    const [account] = await usersWith(values.email!);
+    expect(account).toMatchObject({ id: body.userId, name: 'Jordan Miles', emailVerified: false });
+    const profile = await profileOf(body.userId);
+    expect(profile).toMatchObject({
+      email: values.email,
+      username: values.username,
+      firstName: 'Jordan',
+      lastName: 'Miles',
+      dateOfBirth: '2008-05-14',
+      state: 'Texas',
+      city: 'Austin',
+      phone: null,
+      teamName: 'Austin Elite',
+      eventName: 'stria-sport-3x3',
+      jerseyNumber: 23,
+      avatarUrl: null,
+    });
+    expect(typeof profile!.jerseyNumber).toBe('number');
+    await app.smtp.waitFor(values.email!, 'Confirm');
+  });
+
+  it('keeps a given phone number, trims text, and stores a missing jersey number as null', async () => {
+    const values = fields({ phoneNumber: ' (512) 555-0101 ', jerseyNumber: undefined, city: '  Round Rock ', event: 'other' });
+    const res = await register(values);
+    expect(res.status).toBe(201);
+    const { userId } = await jsonOf<{ userId: string }>(res);
+    expect(await profileOf(userId)).toMatchObject({ phone: '(512) 555-0101', jerseyNumber: null, city: 'Round Rock', eventName: 'other' });
+  });
+
+  it('refuses an email that already has an account (Account Already Exists) and changes nothing', async () => {
+    const first = fields();
+    expect((await register(first)).status).toBe(201);
+    await app.smtp.waitFor(first.email!, 'Confirm');
+
+    const again = fields({ email: first.email!.toUpperCase() });
+    const res = await register(again);
+    expect(res.status).toBe(409);
+    expect(await jsonOf(res)).toEqual({ code: 'ACCOUNT_EXISTS', message: ACCOUNT_EXISTS.description, title: ACCOUNT_EXISTS.title });
+    expect(await usersWith(first.email!)).toHaveLength(1);
+    const taken = await app.db.select().from(userProfiles).where(eq(userProfiles.username, again.username!));
+    expect(taken).toHaveLength(0);
+    await settle(200);
+    expect(mailsTo(first.email!)).toHaveLength(1);
+  });
+
+  it('refuses a username that is taken in any letter case (Username Taken) and changes nothing', async () => {
+    const first = fields({ username: `HoopStar${Date.now().toString(36)}` });
+    expect((await register(first)).status).toBe(201);
+
+    const second = fields({ username: first.username!.toLowerCase() });
+    const res = await register(second);
+    expect(res.status).toBe(409);
+    expect(await jsonOf(res)).toEqual({ code: 'USERNAME_TAKEN', message: USERNAME_TAKEN.description, title: USERNAME_TAKEN.title });
+    expect(await usersWith(second.email!)).toHaveLength(0);
+    const same = await app.db
+      .select()
+      .from(userProfiles)
+      .where(eq(sql`lower(${userProfiles.username})`, first.username!.toLowerCase()));
+    expect(same).toHaveLength(1);
+    await settle(200);
+    expect(mailsTo(second.email!)).toHaveLength(0);
+  });
+
+  const invalid: Array<[string, Record<string, string | undefined>, string]> = [
+    ['a missing first name', { firstName: undefined }, FIELD_ERRORS.required('First name')],
+    ['a blank last name', { lastName: '  ' }, FIELD_ERRORS.required('Last name')],
+    ['an invalid email', { email: 'jordan@' }, FIELD_ERRORS.email],
+    ['a missing username', { username: '' }, FIELD_ERRORS.required('Username')],
+    ['a username with spaces', { username: 'jordan miles' }, FIELD_ERRORS.username],
+    ['a too-short password', { password: 'abc' }, FIELD_ERRORS.passwordTooShort],
+    ['a missing birthday', { birthday: undefined }, FIELD_ERRORS.required('Birthday')],
+    ['an impossible birthday', { birthday: '2010-02-30' }, FIELD_ERRORS.birthday],
+    ['a birthday in the future', { birthday: '2999-01-01' }, FIELD_ERRORS.birthday],
+    ['a state that is not a US state', { state: 'Texass' }, FIELD_ERRORS.state],
+    ['a state abbreviation', { state: 'TX' }, FIELD_ERRORS.state],
+    ['a missing city', { city: undefined }, FIELD_ERRORS.required('City')],
+    ['a missing team name', { teamName: '' }, FIELD_ERRORS.required('Team name')],
+    ['an unknown event', { event: 'chess-open' }, FIELD_ERRORS.event],
+    ['a non-numeric jersey number', { jerseyNumber: '12a' }, FIELD_ERRORS.jerseyNumber],
+    ['a fractional jersey number', { jerseyNumber: '7.5' }, FIELD_ERRORS.jerseyNumber],
+    ['a negative jersey number', { jerseyNumber: '-3' }, FIELD_ERRORS.jerseyNumber],
+  ];
+  it.each(invalid)('refuses %s with the schema text and creates nothing', async (_what, overrides, message) => {
+    const values = fields(overrides);
+    const res = await register(values);
+    expect(res.status).toBe(400);
+    expect(await jsonOf(res)).toMatchObject({ code: 'VALIDATION_ERROR', message });
+    const email = values.email ?? '';
+    if (email) expect(await usersWith(email.toLowerCase())).toHaveLength(0);
+    if (values.username) {
+      const rows = await app.db.select().from(userProfiles).where(eq(userProfiles.username, values.username));
+      expect(rows).toHaveLength(0);
+    }
+    if (email) expect(mailsTo(email)).toHaveLength(0);
+  });
+
+  it('links the homepage sign-up with the same email to the new user and marks it completed', async () => {
+    const email = uniqueEmail('home');
+    const saved = await app.fetch('/api/account/homepage-signups', {
+      method: 'POST',
+      json: { firstName: 'Jordan', lastName: 'Miles', email },
+    });
+    expect(saved.status).toBe(201);
+    const [before] = await app.db.select().from(homepageSignups).where(eq(homepageSignups.email, email));
+    expect(before).toMatchObject({ firstName: 'Jordan', lastName: 'Miles', userId: null, status: null });
+
+    const res = await register(fields({ email }));
+    expect(res.status).toBe(201);
+    const { userId } = await jsonOf<{ userId: string }>(res);
+    const [after] = await app.db.select().from(homepageSignups).where(eq(homepageSignups.id, before!.id));
+    expect(after).toMatchObject({ userId, status: 'completed' });
+  });
+
+  it('refuses a homepage sign-up with an invalid email and stores nothing', async () => {
+    const res = await app.fetch('/api/account/homepage-signups', {
+      method: 'POST',
+      json: { firstName: 'Jordan', lastName: 'Miles', email: 'nope' },
+    });
+    expect(res.status).toBe(400);
+    expect((await jsonOf(res)).message).toBe(FIELD_ERRORS.email);
+    expect(await app.db.select().from(homepageSignups).where(eq(homepageSignups.email, 'nope'))).toHaveLength(0);
+  });
+
+  it('stores a headshot re-encoded as JPEG without EXIF or GPS and sets the avatar', async () => {
+    const headshot = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3366cc' } })
+      .jpeg()
+      .withExif({
+        IFD0: { Make: 'TestCam', Model: 'Phone 1' },
+        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '30/1 16/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '97/1 44/1 0/1' },
+      })
+      .toBuffer();
+    // The input really carries a location.
+    const inputTags = gpsTagsIn((await sharp(headshot).metadata()).exif);
+    expect(inputTags).toEqual(expect.arrayContaining([GPS_TAGS.latitude, GPS_TAGS.longitude]));
+
+    const res = await register(fields(), { bytes: headshot, name: 'me.jpg', type: 'image/jpeg' });
+    expect(res.status).toBe(201);
+    const { userId, headshotSaved } = await jsonOf<{ userId: string; headshotSaved: boolean }>(res);
+    expect(headshotSaved).toBe(true);
+
+    const file = photoPath(userId);
+    expect(fs.existsSync(file)).toBe(true);
+    const stored = fs.readFileSync(file);
+    expect(stored.equals(headshot)).toBe(false);
+    const meta = await sharp(stored).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect(meta.width).toBe(640);
+    expect(meta.exif).toBeUndefined();
+    expect(gpsTagsIn(meta.exif)).toEqual([]);
+    expect(stored.includes(Buffer.from('TestCam'))).toBe(false);
+
+    const profile = await profileOf(userId);
+    expect(profile!.avatarUrl).toBe(`profile-photos/${userId}/profile.jpg`);
+  });
+
+  it('still creates the account when the headshot is not an image, and leaves no file', async () => {
+    const values = fields();
+    const res = await register(values, { bytes: Buffer.from('%PDF-1.4 this is not a picture'), name: 'me.jpg', type: 'image/jpeg' });
+    expect(res.status).toBe(201);
+    const { userId, headshotSaved } = await jsonOf<{ userId: string; headshotSaved: boolean }>(res);
+    expect(headshotSaved).toBe(false);
+    expect(await usersWith(values.email!)).toHaveLength(1);
+    expect(fs.existsSync(path.dirname(photoPath(userId)))).toBe(false);
+    expect((await profileOf(userId))!.avatarUrl).toBeNull();
+  });
+
+  it('refuses a headshot over 5MB before creating anything', async () => {
+    const values = fields();
+    const res = await register(values, { bytes: Buffer.alloc(6 * 1024 * 1024, 0xff), name: 'big.jpg', type: 'image/jpeg' });
+    expect(res.status).toBe(413);
+    expect(await jsonOf(res)).toMatchObject({ message: FILE_TOO_LARGE_5MB.description, title: FILE_TOO_LARGE_5MB.title });
+    expect(await usersWith(values.email!)).toHaveLength(0);
+  });
+});
