@@ -201,7 +201,7 @@ x0='$dx':y0='$dy':x1='W+$dx':y1='$dy':x2='$dx':y2='H+$dy':x3='W+$dx':y3='H+$dy',
   # finish: grade, vignette, grain, tracking label. No corner HUD: the page shows the clip with
   # object-fit: cover, which crops the edges differently on every screen.
   graph+="format=yuv420p,eq=contrast=1.04:saturation=0.9,vignette=angle=PI/4.2,"
-  graph+="noise=c0s=7:c0f=t+u,"
+  graph+="noise=c0s=7:c0f=t+u:c0_seed=2324,"
   graph+="drawtext=fontfile=$FONT_SANS:text='#23':fontsize=15:fontcolor=white:box=1:boxcolor=0xEF4444@0.9:boxborderw=5:x='$lx':y='$ly'"
   graph+="[v]"
 

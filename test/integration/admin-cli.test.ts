@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { admins, user } from '../../src/server/db/schema';
+import { openPgliteFromTemplate } from '../support/pglite-template';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
@@ -78,9 +79,16 @@ beforeAll(async () => {
       await d.end();
     };
   }
-  await withDb(async (db) => {
-    await db.insert(user).values(Object.values(people).map((p) => ({ ...p, emailVerified: true })));
-  });
+  // The embedded database starts from the migrated template (a fresh initdb takes seconds).
+  const database = databaseUrl
+    ? await openDatabase({ url: databaseUrl, pgliteDir: '' })
+    : await openPgliteFromTemplate(path.join(dataDir, 'db'));
+  try {
+    await database.migrate();
+    await database.db.insert(user).values(Object.values(people).map((p) => ({ ...p, emailVerified: true })));
+  } finally {
+    await database.close();
+  }
 });
 
 afterAll(async () => {

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../src/server/config';
 import { openDatabase, type Database } from '../../src/server/db/client';
 import { user } from '../../src/server/db/schema';
 import { startServer, type RunningServer } from '../../src/server/server';
+import { openPgliteFromTemplate } from './pglite-template';
 import { freePort } from './ports';
 import { linkIn, startTestSmtp, type TestSmtp } from './smtp';
 
@@ -29,7 +30,7 @@ export interface TestApp {
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    return { database: await openDatabase({ url: null, pgliteDir: 'memory://' }), drop: async () => {} };
+    return { database: await openPgliteFromTemplate(), drop: async () => {} };
   }
   // One database per test file, made from scratch and dropped afterwards.
   const name = `t_${Date.now()}_${randomBytes(4).toString('hex')}`;

@@ -8,6 +8,8 @@ import type { Registration } from '../../common/schemas';
 import type { Auth } from '../auth/auth';
 import type { Db } from '../db/client';
 import { homepageSignups, user, userProfiles } from '../db/schema';
+import type { Mailer } from '../mail/mailer';
+import { newSignupNotificationMail } from '../mail/templates';
 import { reencodeImage } from '../media/images';
 import { storageKeys } from '../storage/keys';
 import type { Storage } from '../storage/storage';
@@ -50,6 +52,7 @@ export interface SignUpDeps {
   db: Db;
   auth: Auth;
   storage: Storage;
+  mailer: Mailer;
 }
 
 /** The simple sign-up of /auth: full name, e-mail, password. */
@@ -66,6 +69,7 @@ export async function signUpSimple(
     headers,
   });
   await linkHomepageSignup(deps.db, result.user.id, input.email);
+  await notifyTeamOfSignup(deps.mailer, result.user.id, input.email);
   return { userId: result.user.id };
 }
 
@@ -143,6 +147,17 @@ async function saveHeadshot(deps: SignUpDeps, userId: string, bytes: Buffer): Pr
   } catch (error) {
     console.warn(`[accounts] headshot for ${userId} not saved:`, (error as Error).message);
     return false;
+  }
+}
+
+/** Tells the team about a new account. Best effort: a failure is logged, never shown. */
+async function notifyTeamOfSignup(mailer: Mailer, userId: string, email: string): Promise<void> {
+  try {
+    await mailer.send(
+      newSignupNotificationMail({ user_email: email, user_id: userId, created_at: new Date().toISOString() }),
+    );
+  } catch (error) {
+    console.warn('[accounts] sign-up notification not sent:', (error as Error).message);
   }
 }
 

@@ -87,3 +87,14 @@ export function contactAutoReplyMail(p: ContactParams): MailMessage {
     html: layout('We received your message', lines),
   };
 }
+
+/** The spec's note to the team after a simple sign-up (to_email, user_email, user_id, created_at). */
+export function newSignupNotificationMail(p: { user_email: string; user_id: string; created_at: string }): MailMessage {
+  const lines = [`A new account was created.`, `Email: ${p.user_email}`, `User ID: ${p.user_id}`, `Created: ${p.created_at}`];
+  return {
+    to: COMPANY.teamInbox,
+    subject: `New sign-up: ${p.user_email}`,
+    text: lines.join('\n'),
+    html: layout('New sign-up', lines),
+  };
+}

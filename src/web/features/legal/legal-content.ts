@@ -143,7 +143,7 @@ export const PRIVACY_SECTIONS: LegalSection[] = [
     title: 'Who Can See Headshots, Videos and Stills',
     paragraphs: [
       'Headshots are private. They are visible only to the account holder and to the members of our team who need them to produce reels; they are never shown on public pages or to other users.',
-      'Finished videos and stills are available only in the account they were made for, through links that expire after a short time. We do not publish an athlete\'s reel or stills, or use them to promote the Service, without the account holder\'s written permission.',
+      'Finished videos and stills are available only in the account they were made for, and are served only after we check that the person asking is signed in to that account or is a member of our team. We do not publish an athlete\'s reel or stills, or use them to promote the Service, without the account holder\'s written permission.',
     ],
   },
   {
@@ -170,7 +170,7 @@ export const PRIVACY_SECTIONS: LegalSection[] = [
   {
     title: 'How We Protect Information',
     paragraphs: [
-      'We protect personal information with measures appropriate to its sensitivity: encrypted connections, passwords stored only as hashes, private file storage served through short-lived links, and access limited to the team members who need it for their work, with administrative actions recorded.',
+      'We protect personal information with measures appropriate to its sensitivity: encrypted connections, passwords stored only as hashes, private file storage that is never reachable from a public address, and access limited to the team members who need it for their work, each with an account of their own.',
       'No system is completely secure. If we become aware of a security incident that affects your personal information, we will notify you and the relevant authorities as the law requires.',
     ],
   },
