@@ -34,3 +34,16 @@ export const REGISTRATION_EVENTS = [
 ] as const;
 
 export type RegistrationEvent = (typeof REGISTRATION_EVENTS)[number]['value'];
+
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+export const BANNER_MAX_BYTES = 10 * 1024 * 1024;
+export const THUMBNAIL_MAX_BYTES = 5 * 1024 * 1024;
+export const AVATAR_SIZE_PX = 320;
+export const AVATAR_JPEG_QUALITY = 0.95;
+export const AVATAR_ZOOM = { min: 0.5, max: 3 } as const;
+export const THUMBNAIL_JPEG_QUALITY = 0.95;
+export const THUMBNAIL_SCRUB_STEP_S = 0.1;
+export const BANNER_HEIGHT_PX = 320;
+export const REEL_PRICE_CENTS = 15_000;
+export const READY_REQUEST_POLL_MS = 10_000;
+export const MEDIA_CACHE_CONTROL = 'private, max-age=3600';

@@ -2,7 +2,7 @@
 // so both reject the same input with the same text.
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, REGISTRATION_EVENTS, US_STATES } from './constants';
-import { FIELD_ERRORS } from './messages';
+import { FIELD_ERRORS, REQUEST } from './messages';
 
 const required = (label: string, max = 200) =>
   z
@@ -123,3 +123,22 @@ export const resetPasswordSchema = z.object({
 export function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';
 }
+
+/** Edit Profile: names required; the rest trimmed, empty saved as null; jersey an integer or null. */
+export const profileEditSchema = z.object({
+  firstName: required('First name', 60),
+  lastName: required('Last name', 60),
+  teamName: optionalText(100),
+  phone: optionalText(40),
+  city: optionalText(100),
+  state: optionalText(60),
+  jerseyNumber: registrationSchema.shape.jerseyNumber,
+});
+export type ProfileEditInput = z.input<typeof profileEditSchema>;
+export type ProfileEdit = z.output<typeof profileEditSchema>;
+
+export const highlightRequestSchema = z.object({
+  eventId: z.string({ error: REQUEST.eventRequired.description }).min(1, REQUEST.eventRequired.description),
+  games: z.array(z.string().min(1)).max(50).default([]),
+});
+export type HighlightRequestInput = z.input<typeof highlightRequestSchema>;

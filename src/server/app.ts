@@ -8,6 +8,14 @@ import { requireAdmin, getViewer, type ViewerEnv } from './auth/session';
 import { authRoutes } from './auth/routes';
 import { trustedOrigins } from './auth/auth';
 import { contactRoutes } from './contact/routes';
+import { realtimeRoutes } from './realtime/routes';
+import { eventRoutes } from './events/routes';
+import { mediaRoutes } from './media/routes';
+import { orderRoutes, promoRoutes } from './orders/routes';
+import { profileRoutes } from './profiles/routes';
+import { requestRoutes } from './requests/routes';
+import { stillRoutes } from './stills/routes';
+import { videoRoutes } from './videos/routes';
 import type { AppDeps } from './http/deps';
 import { apiError } from './http/errors';
 import { originCheck, securityHeaders } from './http/security';
@@ -26,6 +34,15 @@ export function createApi(deps: AppDeps) {
     })
     .route('/account', accountRoutes(deps))
     .route('/contact', contactRoutes(deps))
+    .route('/realtime', realtimeRoutes(deps))
+    .route('/profile', profileRoutes(deps))
+    .route('/events', eventRoutes(deps))
+    .route('/requests', requestRoutes(deps))
+    .route('/videos', videoRoutes(deps))
+    .route('/stills', stillRoutes(deps))
+    .route('/media', mediaRoutes(deps))
+    .route('/orders', orderRoutes(deps))
+    .route('/promo-codes', promoRoutes(deps))
     .route(
       '/admin',
       new Hono<ViewerEnv>().use(requireAdmin(auth, db)).get('/whoami', (c) => {

@@ -19,6 +19,30 @@ export interface Config {
   /** Multiply every rate limit by this (tests use small windows; never 0). */
   rateLimitScale: number;
   logMailLinks: boolean;
+  /** S3-compatible storage; null keeps files on local disk under dataDir/storage. */
+  s3: S3Config | null;
+}
+
+export interface S3Config {
+  endpoint: string | null;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+  /** Path-style addressing (most self-hosted S3 servers need it). */
+  forcePathStyle: boolean;
+}
+
+function loadS3(env: NodeJS.ProcessEnv): S3Config | null {
+  if (!env.S3_BUCKET) return null;
+  return {
+    endpoint: env.S3_ENDPOINT || null,
+    bucket: env.S3_BUCKET,
+    accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+    region: env.S3_REGION ?? 'us-east-1',
+    forcePathStyle: env.S3_FORCE_PATH_STYLE !== '0',
+  };
 }
 
 /** The auth secret: from AUTH_SECRET, or made once and kept in the data folder. */
@@ -49,6 +73,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     heroDir: path.resolve(env.HERO_DIR ?? 'media/hero'),
     rateLimitScale: Number(env.RATE_LIMIT_SCALE ?? 1) || 1,
     logMailLinks: env.LOG_MAIL_LINKS !== '0',
+    s3: loadS3(env),
     ...overrides,
   };
 }

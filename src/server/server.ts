@@ -10,6 +10,7 @@ import { openDatabase, type Database } from './db/client';
 import type { AppDeps } from './http/deps';
 import { RateLimiter } from './http/rate-limit';
 import { createMailer, type Mailer } from './mail/mailer';
+import { createEventBus } from './realtime/bus';
 import { createStorage } from './storage/storage';
 
 export interface RunningServer {
@@ -26,10 +27,11 @@ export async function buildDeps(config: Config, opts: { database?: Database; mai
   const mailer =
     opts.mailer ??
     createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'mail'), logLinks: config.logMailLinks });
-  const storage = createStorage({ rootDir: path.join(config.dataDir, 'storage') });
+  const storage = createStorage(config);
   const db = database.db;
   const auth = createAuth({ config, db, mailer });
-  return { config, database, db, mailer, storage, auth, limiter: new RateLimiter(db, config.rateLimitScale) };
+  const bus = await createEventBus(database);
+  return { config, database, db, mailer, storage, auth, bus, limiter: new RateLimiter(db, config.rateLimitScale) };
 }
 
 export async function startServer(config: Config, opts: { database?: Database; mailer?: Mailer } = {}): Promise<RunningServer> {
@@ -44,7 +46,9 @@ export async function startServer(config: Config, opts: { database?: Database; m
     port,
     deps,
     async close() {
+      if ('closeAllConnections' in server) server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.bus.close();
       await deps.database.close();
     },
   };

@@ -68,6 +68,9 @@ it('takes a new family from the home page to a verified account and through a pa
   await page.waitForURL('**/dashboard');
   await page.getByRole('heading', { name: 'Jordan Reyes' }).waitFor();
   await page.getByText('Austin Elite · #23').waitFor();
+  // First run: the two-step tutorial (no photo yet).
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Done' }).click();
   await shot(page, 'journey-04-dashboard');
 
   // Sign out.

@@ -115,7 +115,8 @@ describe('password reset', () => {
   });
 
   it('a request without an email gets the spec text and sends nothing', async () => {
-    const before = app.smtp.mails.length;
+    const resetMails = () => app.smtp.mails.filter((m) => m.subject.includes('Reset')).length;
+    const before = resetMails();
     for (const body of [{ redirectTo: '/reset-password' }, { email: '', redirectTo: '/reset-password' }]) {
       const res = await requestReset(body);
       expect(res.status).toBe(400);
@@ -125,7 +126,7 @@ describe('password reset', () => {
     expect(bad.status).toBe(400);
     expect((await jsonOf(bad)).message).toBe(AUTH_ERRORS.invalidEmail);
     await settle(200);
-    expect(app.smtp.mails.length).toBe(before);
+    expect(resetMails()).toBe(before);
   });
 
   it('an unknown email gets the same answer as a known one, and no mail', async () => {

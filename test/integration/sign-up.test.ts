@@ -1,6 +1,7 @@
 // The simple sign-up of /auth (POST /api/account/sign-up): full name, e-mail, password.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPANY } from '../../src/common/company';
 import { AUTH_ERRORS, FIELD_ERRORS } from '../../src/common/messages';
 import { user, userProfiles } from '../../src/server/db/schema';
 import { startTestApp, uniqueEmail, type TestApp } from '../support/app';
@@ -40,6 +41,34 @@ describe('simple sign-up', () => {
     expect(link.origin).toBe(app.origin);
     expect(link.pathname).toBe('/api/auth/verify-email');
     expect(link.searchParams.get('token')).toBeTruthy();
+  });
+
+  it('tells the team about the new account', async () => {
+    const email = uniqueEmail('notify');
+    const res = await signUp({ fullName: 'Team Notice', email, password: 'secret1' });
+    expect(res.status).toBe(201);
+    const { userId } = await jsonOf<{ userId: string }>(res);
+    const note = await app.smtp.waitFor(COMPANY.teamInbox, email);
+    expect(note.text).toContain(email);
+    expect(note.text).toContain(userId);
+  });
+
+  it('still creates the account when mail cannot be sent; signing in later sends a new link', async () => {
+    const email = uniqueEmail('nomail');
+    app.smtp.setFailing(true);
+    try {
+      const res = await signUp({ fullName: 'No Mail', email, password: 'secret1' });
+      expect(res.status).toBe(201);
+      await settle(300);
+    } finally {
+      app.smtp.setFailing(false);
+    }
+    expect(await usersWith(email)).toHaveLength(1);
+    expect(mailsTo(email)).toHaveLength(0);
+    const signIn = await app.fetch('/api/auth/sign-in/email', { method: 'POST', json: { email, password: 'secret1' } });
+    expect(signIn.status).toBe(403);
+    expect((await jsonOf(signIn)).message).toBe(AUTH_ERRORS.emailNotConfirmed);
+    await app.smtp.waitFor(email, 'Confirm');
   });
 
   it('splits a one-word name into a first name and an empty last name', async () => {

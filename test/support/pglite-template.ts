@@ -29,10 +29,10 @@ function templateKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-let cached: Promise<Uint8Array> | null = null;
+let cached: Promise<Uint8Array<ArrayBuffer>> | null = null;
 
 /** The bytes of the template's data-dir dump (a tar). */
-export function pgliteTemplate(): Promise<Uint8Array> {
+export function pgliteTemplate(): Promise<Uint8Array<ArrayBuffer>> {
   cached ??= (async () => {
     const file = path.join(os.tmpdir(), `giot-pglite-template-${templateKey()}.tar`);
     if (fs.existsSync(file)) return new Uint8Array(fs.readFileSync(file));
@@ -44,6 +44,12 @@ export function pgliteTemplate(): Promise<Uint8Array> {
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, bytes);
     fs.renameSync(tmp, file);
+    // Templates of older migrations are of no further use.
+    for (const name of fs.readdirSync(os.tmpdir())) {
+      if (/^giot-pglite-template-[0-9a-f]+\.tar$/.test(name) && path.join(os.tmpdir(), name) !== file) {
+        fs.rmSync(path.join(os.tmpdir(), name), { force: true });
+      }
+    }
     return bytes;
   })();
   return cached;

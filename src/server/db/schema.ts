@@ -192,6 +192,10 @@ export const highlightRequests = pgTable(
   (t) => [
     index('highlight_requests_user_idx').on(t.userId, t.createdAt),
     index('highlight_requests_status_idx').on(t.status),
+    // One open request per user and event; a delivered one does not block a new request.
+    uniqueIndex('highlight_requests_one_open_per_event_idx')
+      .on(t.userId, t.eventId)
+      .where(sql`status in ('pending', 'ready_to_purchase')`),
   ],
 );
 

@@ -3,6 +3,7 @@ import type { Auth } from '../auth/auth';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../mail/mailer';
+import type { EventBus } from '../realtime/bus';
 import type { Storage } from '../storage/storage';
 import type { RateLimiter } from './rate-limit';
 
@@ -14,4 +15,5 @@ export interface AppDeps {
   storage: Storage;
   auth: Auth;
   limiter: RateLimiter;
+  bus: EventBus;
 }

@@ -98,3 +98,27 @@ export function newSignupNotificationMail(p: { user_email: string; user_id: stri
     html: layout('New sign-up', lines),
   };
 }
+
+/** The spec's send-highlight-request: the athlete's profile, the event and the chosen games. */
+export function highlightRequestMail(p: {
+  profile: { first_name: string; last_name: string; email: string; team_name: string | null; jersey_number: number | null };
+  event: string;
+  games: string[];
+}): MailMessage {
+  const name = `${p.profile.first_name} ${p.profile.last_name}`.trim() || p.profile.email;
+  const lines = [
+    `Athlete: ${name}`,
+    `Email: ${p.profile.email}`,
+    `Team: ${p.profile.team_name ?? 'Not specified'}`,
+    `Jersey number: ${p.profile.jersey_number ?? 'Not specified'}`,
+    `Event: ${p.event}`,
+    `Games:\n${p.games.length ? p.games.map((g) => `- ${g}`).join('\n') : '- (no games listed for this event)'}`,
+  ];
+  return {
+    to: COMPANY.teamInbox,
+    replyTo: p.profile.email,
+    subject: `Highlight reel request: ${name} (${p.event})`,
+    text: lines.join('\n'),
+    html: layout('New highlight reel request', lines),
+  };
+}

@@ -1,4 +1,32 @@
-// Storage keys, built here only, from ids the server trusts. Layout follows the spec's buckets.
+// Storage keys, built here only, from ids the server trusts. Layout follows the spec's buckets:
+// {bucket}/{userId}/{filename}. A random part in each name means a replaced file gets a new URL,
+// so caches never show the old picture.
+import { randomBytes } from 'node:crypto';
+
+const tag = () => `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+
+export const BUCKETS = ['profile-photos', 'avatars', 'profile-banners', 'video-thumbnails', 'user-videos', 'user-stills'] as const;
+export type Bucket = (typeof BUCKETS)[number];
+
 export const storageKeys = {
   profilePhoto: (userId: string) => `profile-photos/${userId}/profile.jpg`,
+  avatar: (userId: string) => `avatars/${userId}/avatar-${tag()}.jpg`,
+  avatarOriginal: (userId: string) => `avatars/${userId}/original-${tag()}.jpg`,
+  banner: (userId: string) => `profile-banners/${userId}/banner-${tag()}.jpg`,
+  videoThumbnail: (userId: string, videoId: string) => `video-thumbnails/${userId}/${videoId}-${tag()}.jpg`,
+  video: (userId: string, videoId: string, ext: string) => `user-videos/${userId}/${videoId}.${ext}`,
+  still: (userId: string, ext: string) => `user-stills/${userId}/still-${tag()}.${ext}`,
 };
+
+/** The bucket and owner of a key, or null when it is not one of ours. */
+export function parseKey(key: string): { bucket: Bucket; userId: string; file: string } | null {
+  const [bucket, userId, file, ...rest] = key.split('/');
+  if (rest.length || !bucket || !userId || !file) return null;
+  if (!(BUCKETS as readonly string[]).includes(bucket)) return null;
+  return { bucket: bucket as Bucket, userId, file };
+}
+
+/** The URL the web app uses to show a stored image; access is checked when it is fetched. */
+export function mediaUrl(key: string | null): string | null {
+  return key ? `/api/media/${key}` : null;
+}

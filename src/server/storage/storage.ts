@@ -5,6 +5,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { Config } from '../config';
+import { createS3Storage } from './s3';
 
 export interface StoredObject {
   size: number;
@@ -12,11 +14,14 @@ export interface StoredObject {
 }
 
 export interface Storage {
-  readonly kind: 'disk';
+  readonly kind: 'disk' | 's3';
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** Null when there is no such object, and for a key that is not valid (it cannot name one). */
   stat(key: string): Promise<StoredObject | null>;
   read(key: string, range?: { start: number; end: number }): Promise<Readable | null>;
   delete(key: string): Promise<void>;
+  /** The keys under a folder prefix such as `avatars/{userId}/` or `avatars/`, sorted. */
+  list(prefix: string): Promise<string[]>;
 }
 
 const KEY_PATTERN = /^[a-z0-9-]+\/[A-Za-z0-9_-]+\/[A-Za-z0-9._-]+$/;
@@ -25,11 +30,20 @@ export function assertValidKey(key: string): void {
   if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`invalid storage key: ${key}`);
 }
 
-export function createStorage(opts: { rootDir: string }): Storage {
-  return createDiskStorage(opts.rootDir);
+/** A prefix names a folder of keys: `area/` or `area/owner/`, always ending in a slash. */
+const PREFIX_PATTERN = /^[a-z0-9-]+\/(?:[A-Za-z0-9_-]+\/)?$/;
+
+export function assertValidPrefix(prefix: string): void {
+  if (!PREFIX_PATTERN.test(prefix) || prefix.includes('..')) throw new Error(`invalid storage prefix: ${prefix}`);
 }
 
-function createDiskStorage(rootDir: string): Storage {
+/** The driver the configuration names: S3 when S3_BUCKET is set, local disk otherwise. */
+export function createStorage(config: Pick<Config, 'dataDir' | 's3'>): Storage {
+  if (config.s3) return createS3Storage(config.s3);
+  return createDiskStorage(path.join(config.dataDir, 'storage'));
+}
+
+export function createDiskStorage(rootDir: string): Storage {
   const file = (key: string) => {
     assertValidKey(key);
     return path.join(rootDir, key);
@@ -63,5 +77,33 @@ function createDiskStorage(rootDir: string): Storage {
       await fsp.rm(file(key), { force: true });
       await fsp.rm(meta(key), { force: true });
     },
+    async list(prefix) {
+      assertValidPrefix(prefix);
+      const dir = path.join(rootDir, prefix);
+      // One level under `area/owner/`, two under `area/`.
+      const folders = prefix.split('/').length === 3 ? [prefix] : (await subfolders(dir)).map((d) => `${prefix}${d}/`);
+      const keys: string[] = [];
+      for (const folder of folders) {
+        const names = await filesIn(path.join(rootDir, folder));
+        const present = new Set(names);
+        // A stored object is a file with its .meta.json beside it; that leaves out the sidecars
+        // themselves and any .tmp left by an interrupted put.
+        for (const name of names) {
+          const key = `${folder}${name}`;
+          if (present.has(`${name}.meta.json`) && KEY_PATTERN.test(key)) keys.push(key);
+        }
+      }
+      return keys.sort();
+    },
   };
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+}
+
+async function filesIn(dir: string): Promise<string[]> {
+  const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
 }

@@ -1,77 +1,113 @@
-// /dashboard: the athlete's home once signed in. (Reels, photos and requests come with the
-// dashboard issue; this shows the profile and the session.)
+// /dashboard: the athlete's home. Composes the profile, request, reels and photos features.
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { ACCESS_DENIED, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
+import { ACCESS_DENIED, CHECKOUT, PROFILE, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
 import { AppHeader } from '../features/layout/app-header';
+import { useProfile } from '../features/profile/api';
+import { ProfileCard } from '../features/profile/profile-card';
+import { ProfileHeader } from '../features/profile/profile-header';
+import { TutorialOverlay } from '../features/profile/tutorial-overlay';
+import { useLiveUpdates } from '../features/realtime/use-live-updates';
+import { PurchaseReel } from '../features/requests/purchase-dialog';
+import { RequestForm } from '../features/requests/request-form';
 import { RequireUser } from '../features/session/require-session';
 import { useSignOut } from '../features/session/use-sign-out';
+import { StillsCarousel } from '../features/stills/stills-carousel';
+import { VideoList } from '../features/videos/video-list';
+import { api, unwrap } from '../lib/api';
 import { notify } from '../lib/toast';
 import { Button } from '../ui/button';
-import { Card, CardTitle } from '../ui/card';
+import { Spinner } from '../ui/spinner';
 
-const NOT_SPECIFIED = 'Not specified';
+/** ?denied=admin (from the server's admin guard) and ?checkout=…&session_id=… toasts, once. */
+function useReturnToasts() {
+  const [params, setParams] = useSearchParams();
+  const sessionId = params.get('session_id');
+  // The order is loaded from the server for the signed-in user; the URL alone proves nothing.
+  const order = useQuery({
+    queryKey: ['orders', sessionId],
+    queryFn: () => unwrap(api.orders['by-session'][':sessionId'].$get({ param: { sessionId: sessionId! } })),
+    enabled: Boolean(sessionId),
+    retry: false,
+  });
+  useEffect(() => {
+    const checkout = params.get('checkout');
+    const denied = params.get('denied');
+    if (!checkout && !denied) return;
+    if (denied === 'admin') notify.error(ACCESS_DENIED);
+    if (checkout === 'success') notify.success(CHECKOUT.success, 6000);
+    if (checkout === 'cancel') notify.info(CHECKOUT.cancel, 5000);
+    const next = new URLSearchParams(params);
+    next.delete('denied');
+    next.delete('checkout');
+    setParams(next, { replace: true });
+  }, [params, setParams]);
+  return order.data;
+}
+
+function Dashboard() {
+  const profile = useProfile();
+  const signOut = useSignOut(SIGN_OUT_FAILED_DASHBOARD);
+  const order = useReturnToasts();
+  useLiveUpdates();
+
+  if (profile.isPending) {
+    return (
+      <div className="flex min-h-[60dvh] items-center justify-center">
+        <Spinner label="Loading your dashboard..." />
+      </div>
+    );
+  }
+  if (profile.isError) {
+    return (
+      <p role="alert" className="p-10 text-center text-red-400">
+        {PROFILE.loadFailed}
+      </p>
+    );
+  }
+  const p = profile.data;
+  const showTutorial = !p.avatarUrl && !p.tutorialCompleted;
+  return (
+    <>
+      <ProfileHeader profile={p} />
+      <main className="mx-auto max-w-7xl px-4 pb-16 pt-8 md:px-8">
+        {order && (
+          <p className="mb-6 rounded-lg border border-green-800 bg-green-950/40 p-4 text-sm text-green-200" data-testid="order-summary">
+            Order {order.id.slice(-12)}: ${(order.amount / 100).toFixed(2)}, {order.status}
+          </p>
+        )}
+        <div className="mb-8 flex justify-center md:justify-start">
+          <PurchaseReel />
+        </div>
+        <div className="grid gap-6 lg:grid-cols-3">
+          <div className="flex flex-col gap-6 lg:col-span-2">
+            <VideoList />
+            <StillsCarousel />
+          </div>
+          <div className="flex flex-col gap-6">
+            <RequestForm />
+            <ProfileCard profile={p} />
+          </div>
+        </div>
+        <Button variant="outline" className="mt-10 w-full md:hidden" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+          Sign Out
+        </Button>
+      </main>
+      {showTutorial && <TutorialOverlay />}
+    </>
+  );
+}
 
 export default function DashboardPage() {
-  const [params, setParams] = useSearchParams();
-  const signOut = useSignOut(SIGN_OUT_FAILED_DASHBOARD);
-
-  // The server sends non-admins who open /admin here with ?denied=admin.
-  useEffect(() => {
-    if (params.get('denied') === 'admin') {
-      notify.error(ACCESS_DENIED);
-      const next = new URLSearchParams(params);
-      next.delete('denied');
-      setParams(next, { replace: true });
-    }
-  }, [params, setParams]);
-
   return (
     <RequireUser>
-      {({ user, profile }) => {
-        const fullName = [profile?.firstName, profile?.lastName].filter(Boolean).join(' ') || user.name;
-        const rows: Array<[string, string | number | null | undefined]> = [
-          ['Name', fullName],
-          ['Email', user.email],
-          ['Username', profile?.username],
-          ['Team', profile?.teamName],
-          ['Jersey Number', profile?.jerseyNumber],
-          ['Phone', profile?.phone],
-          ['City', profile?.city],
-          ['State', profile?.state],
-        ];
-        return (
-          <div className="min-h-dvh bg-neutral-950 text-neutral-200">
-            <AppHeader />
-            <main className="mx-auto max-w-7xl px-4 py-10 md:px-8">
-              <p className="text-sm font-semibold uppercase tracking-[0.3em] text-red-400">Dashboard</p>
-              <h1 className="mt-2 font-display text-5xl uppercase tracking-wide text-white">{fullName}</h1>
-              <p className="mt-1 text-neutral-400">
-                {[profile?.teamName, profile?.jerseyNumber != null ? `#${profile.jerseyNumber}` : null].filter(Boolean).join(' · ') ||
-                  'Welcome to your athlete dashboard.'}
-              </p>
-              <div className="mt-8 grid gap-6 md:grid-cols-2">
-                <Card>
-                  <CardTitle className="mb-4">Your Profile</CardTitle>
-                  <dl className="divide-y divide-neutral-800">
-                    {rows.map(([label, value]) => (
-                      <div key={label} className="flex justify-between gap-4 py-2.5">
-                        <dt className="text-neutral-400">{label}</dt>
-                        <dd className={value == null || value === '' ? 'text-neutral-500 italic' : 'text-white'}>
-                          {value == null || value === '' ? NOT_SPECIFIED : value}
-                        </dd>
-                      </div>
-                    ))}
-                  </dl>
-                </Card>
-              </div>
-              <Button variant="outline" className="mt-10 w-full md:hidden" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-                Sign Out
-              </Button>
-            </main>
-          </div>
-        );
-      }}
+      {() => (
+        <div className="min-h-dvh bg-neutral-950 text-neutral-200">
+          <AppHeader />
+          <Dashboard />
+        </div>
+      )}
     </RequireUser>
   );
 }

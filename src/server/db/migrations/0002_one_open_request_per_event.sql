@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "highlight_requests_one_open_per_event_idx" ON "highlight_requests" USING btree ("user_id","event_id") WHERE status in ('pending', 'ready_to_purchase');

@@ -1,0 +1,33 @@
+// Reading uploaded files from multipart bodies, and the spec's answers to a rejected image.
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { INVALID_FILE_TYPE, type ToastText } from '../../common/messages';
+import { ImageRejected } from '../media/images';
+import { apiError } from './errors';
+
+/** Refuses a body over `maxBytes` before it is read, with the given "too large" text. */
+export function uploadLimit(maxBytes: number, tooLarge: ToastText): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) => apiError(c, 413, 'FILE_TOO_LARGE', tooLarge.description, tooLarge.title),
+  });
+}
+
+/** The bytes of the file field `name`, or null when absent or empty. */
+export async function fileField(form: Record<string, unknown>, name: string): Promise<Buffer | null> {
+  const value = form[name];
+  if (!(value instanceof File) || value.size === 0) return null;
+  return Buffer.from(await value.arrayBuffer());
+}
+
+export async function readForm(c: Context): Promise<Record<string, unknown> | null> {
+  return (await c.req.parseBody().catch(() => null)) as Record<string, unknown> | null;
+}
+
+/** Answers an ImageRejected with the spec's texts; rethrows anything else. */
+export function imageRejection(c: Context, error: unknown, tooLarge: ToastText) {
+  if (!(error instanceof ImageRejected)) throw error;
+  return error.reason === 'too_large'
+    ? apiError(c, 413, 'FILE_TOO_LARGE', tooLarge.description, tooLarge.title)
+    : apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
+}

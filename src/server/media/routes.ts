@@ -1,0 +1,33 @@
+// GET /api/media/{bucket}/{userId}/{file}: stored pictures (avatars, banners, headshots,
+// thumbnails, stills), only for their owner or an admin. Videos go through /api/videos.
+import { Hono } from 'hono';
+import { and, eq } from 'drizzle-orm';
+import { MEDIA } from '../../common/messages';
+import { requireUser, type ViewerEnv } from '../auth/session';
+import { userVideos } from '../db/schema';
+import type { AppDeps } from '../http/deps';
+import { apiError } from '../http/errors';
+import { parseKey } from '../storage/keys';
+import { serveStored } from './serve';
+
+export function mediaRoutes(deps: AppDeps) {
+  return new Hono<ViewerEnv>().use(requireUser(deps.auth, deps.db)).get('/:bucket/:userId/:file', async (c) => {
+    const key = `${c.req.param('bucket')}/${c.req.param('userId')}/${c.req.param('file')}`;
+    const parsed = parseKey(key);
+    const viewer = c.var.viewer;
+    // Someone else's file answers exactly like a missing one.
+    if (!parsed || parsed.bucket === 'user-videos' || (!viewer.isAdmin && parsed.userId !== viewer.userId)) {
+      return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
+    }
+    if (parsed.bucket === 'video-thumbnails' && !viewer.isAdmin) {
+      const [video] = await deps.db
+        .select({ id: userVideos.id })
+        .from(userVideos)
+        .where(and(eq(userVideos.thumbnailUrl, key), eq(userVideos.isVisible, true), eq(userVideos.status, 'active')))
+        .limit(1);
+      if (!video) return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
+    }
+    const res = await serveStored(deps.storage, key, { method: c.req.method, rangeHeader: c.req.header('range') });
+    return res ?? apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
+  });
+}

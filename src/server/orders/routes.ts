@@ -1,0 +1,37 @@
+// /api/orders and /api/promo-codes: what the dashboard needs before payments exist: the
+// caller's order for a checkout session id, and promo-code checks.
+import { Hono } from 'hono';
+import { and, eq, sql } from 'drizzle-orm';
+import { PROMO } from '../../common/messages';
+import { requireUser, type ViewerEnv } from '../auth/session';
+import { orders, promoCodes } from '../db/schema';
+import type { AppDeps } from '../http/deps';
+import { apiError } from '../http/errors';
+
+export function orderRoutes(deps: AppDeps) {
+  return new Hono<ViewerEnv>()
+    .use(requireUser(deps.auth, deps.db))
+    .get('/by-session/:sessionId', async (c) => {
+      // Only the caller's own order: a session id from the URL is never trusted on its own.
+      const [order] = await deps.db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.stripeSessionId, c.req.param('sessionId')), eq(orders.userId, c.var.viewer.userId)));
+      if (!order) return apiError(c, 404, 'NOT_FOUND', 'Order not found');
+      return c.json({ id: order.id, amount: order.amount, status: order.status, createdAt: order.createdAt.toISOString() });
+    });
+}
+
+export function promoRoutes(deps: AppDeps) {
+  return new Hono<ViewerEnv>().use(requireUser(deps.auth, deps.db)).post('/check', async (c) => {
+    const body = (await c.req.json().catch(() => null)) as { code?: unknown } | null;
+    const code = typeof body?.code === 'string' ? body.code.trim() : '';
+    if (!code || code.length > 64) return apiError(c, 404, 'INVALID_PROMO', PROMO.invalid.description, PROMO.invalid.title);
+    const [promo] = await deps.db
+      .select({ code: promoCodes.code, discountPercent: promoCodes.discountPercent })
+      .from(promoCodes)
+      .where(and(eq(sql`lower(${promoCodes.code})`, code.toLowerCase()), eq(promoCodes.active, true)));
+    if (!promo) return apiError(c, 404, 'INVALID_PROMO', PROMO.invalid.description, PROMO.invalid.title);
+    return c.json({ code: promo.code, discountPercent: promo.discountPercent });
+  });
+}

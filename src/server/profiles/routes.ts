@@ -1,0 +1,57 @@
+// /api/profile: the signed-in user's own profile. No route here takes a user id from the
+// client: the session decides whose profile it is.
+import { Hono } from 'hono';
+import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES } from '../../common/constants';
+import { FILE_TOO_LARGE_10MB, FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE, PROFILE } from '../../common/messages';
+import { firstIssue, profileEditSchema } from '../../common/schemas';
+import { requireUser, type ViewerEnv } from '../auth/session';
+import type { AppDeps } from '../http/deps';
+import { apiError } from '../http/errors';
+import { fileField, imageRejection, readForm, uploadLimit } from '../http/uploads';
+import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
+
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+export function profileRoutes(deps: AppDeps) {
+  const notFound = (c: Parameters<typeof apiError>[0]) => apiError(c, 404, 'USER_NOT_FOUND', PROFILE.notFound);
+  return new Hono<ViewerEnv>()
+    .use(requireUser(deps.auth, deps.db))
+    .get('/', async (c) => {
+      const row = await getProfile(deps.db, c.var.viewer.userId);
+      if (!row) return notFound(c);
+      c.header('Cache-Control', 'no-store');
+      return c.json(toProfileDto(row));
+    })
+    .patch('/', async (c) => {
+      const parsed = profileEditSchema.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+      const row = await editProfile(deps, c.var.viewer.userId, parsed.data);
+      return row ? c.json(toProfileDto(row)) : notFound(c);
+    })
+    .post('/tutorial', async (c) => {
+      const row = await completeTutorial(deps, c.var.viewer.userId);
+      return row ? c.json(toProfileDto(row)) : notFound(c);
+    })
+    .post('/avatar', uploadLimit(2 * AVATAR_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_5MB), async (c) => {
+      const form = await readForm(c);
+      const avatar = form ? await fileField(form, 'avatar') : null;
+      if (!form || !avatar) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
+      try {
+        const row = await saveAvatar(deps, c.var.viewer.userId, avatar, await fileField(form, 'original'));
+        return row ? c.json(toProfileDto(row)) : notFound(c);
+      } catch (error) {
+        return imageRejection(c, error, FILE_TOO_LARGE_5MB);
+      }
+    })
+    .post('/banner', uploadLimit(BANNER_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_10MB), async (c) => {
+      const form = await readForm(c);
+      const banner = form ? await fileField(form, 'banner') : null;
+      if (!banner) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
+      try {
+        const row = await saveBanner(deps, c.var.viewer.userId, banner);
+        return row ? c.json(toProfileDto(row)) : notFound(c);
+      } catch (error) {
+        return imageRejection(c, error, FILE_TOO_LARGE_10MB);
+      }
+    });
+}

@@ -1,0 +1,30 @@
+import { Hono } from 'hono';
+import { REQUEST } from '../../common/messages';
+import { firstIssue, highlightRequestSchema } from '../../common/schemas';
+import { requireUser, type ViewerEnv } from '../auth/session';
+import type { AppDeps } from '../http/deps';
+import { apiError } from '../http/errors';
+import { createRequest, listRequests, RequestRejected, toRequestDto } from './service';
+
+export function requestRoutes(deps: AppDeps) {
+  return new Hono<ViewerEnv>()
+    .use(requireUser(deps.auth, deps.db))
+    .get('/', async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json((await listRequests(deps.db, c.var.viewer.userId)).map(toRequestDto));
+    })
+    .post('/', async (c) => {
+      const parsed = highlightRequestSchema.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success) {
+        return apiError(c, 400, 'EVENT_REQUIRED', firstIssue(parsed.error), REQUEST.eventRequired.title);
+      }
+      try {
+        return c.json(toRequestDto(await createRequest(deps, c.var.viewer.userId, parsed.data)), 201);
+      } catch (error) {
+        if (error instanceof RequestRejected) {
+          return apiError(c, error.code === 'ALREADY_OPEN' ? 409 : 400, error.code, error.message, error.title);
+        }
+        throw error;
+      }
+    });
+}

@@ -1,0 +1,43 @@
+import { Hono } from 'hono';
+import { THUMBNAIL_MAX_BYTES } from '../../common/constants';
+import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE, MEDIA } from '../../common/messages';
+import { requireUser, type ViewerEnv } from '../auth/session';
+import type { AppDeps } from '../http/deps';
+import { apiError } from '../http/errors';
+import { fileField, imageRejection, readForm, uploadLimit } from '../http/uploads';
+import { serveStored } from '../media/serve';
+import { downloadName, findWatchableVideo, listVisibleVideos, saveThumbnail, toVideoDto } from './service';
+
+export function videoRoutes(deps: AppDeps) {
+  const missing = (c: Parameters<typeof apiError>[0]) => apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
+  return new Hono<ViewerEnv>()
+    .use(requireUser(deps.auth, deps.db))
+    .get('/', async (c) => {
+      const rows = await listVisibleVideos(deps.db, c.var.viewer.userId);
+      c.header('Cache-Control', 'no-store');
+      return c.json(rows.map(toVideoDto));
+    })
+    .on(['GET', 'HEAD'], '/:id/:mode{stream|download}', async (c) => {
+      const video = await findWatchableVideo(deps.db, c.var.viewer, c.req.param('id'));
+      if (!video?.videoUrl) return missing(c);
+      const res = await serveStored(deps.storage, video.videoUrl, {
+        method: c.req.method,
+        rangeHeader: c.req.header('range'),
+        downloadName: c.req.param('mode') === 'download' ? downloadName(video.videoTitle) : undefined,
+      });
+      return res ?? missing(c);
+    })
+    .put('/:id/thumbnail', uploadLimit(THUMBNAIL_MAX_BYTES + 64 * 1024, FILE_TOO_LARGE_5MB), async (c) => {
+      const video = await findWatchableVideo(deps.db, c.var.viewer, c.req.param('id'));
+      // Only the owner (or an admin) sets a thumbnail; anyone else sees no such video.
+      if (!video) return missing(c);
+      const form = await readForm(c);
+      const bytes = form ? await fileField(form, 'thumbnail') : null;
+      if (!bytes) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
+      try {
+        return c.json(toVideoDto(await saveThumbnail(deps, video, bytes)));
+      } catch (error) {
+        return imageRejection(c, error, FILE_TOO_LARGE_5MB);
+      }
+    });
+}

@@ -1,0 +1,80 @@
+// The athlete's videos: listing what they may watch, streaming, downloading, thumbnails.
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { THUMBNAIL_MAX_BYTES } from '../../common/constants';
+import type { Viewer } from '../auth/session';
+import type { Db } from '../db/client';
+import { userVideos } from '../db/schema';
+import { reencodeImage } from '../media/images';
+import type { EventBus } from '../realtime/bus';
+import { mediaUrl, storageKeys } from '../storage/keys';
+import type { Storage } from '../storage/storage';
+
+export type VideoRow = typeof userVideos.$inferSelect;
+
+export function toVideoDto(row: VideoRow) {
+  const playable = Boolean(row.videoUrl);
+  return {
+    id: row.id,
+    title: row.videoTitle,
+    description: row.videoDescription,
+    opponent: row.opponent,
+    tournamentName: row.tournamentName,
+    videoType: row.videoType,
+    durationSeconds: row.durationSeconds,
+    fileSizeMb: row.fileSizeMb,
+    orientation: row.width && row.height && row.height > row.width ? ('vertical' as const) : ('horizontal' as const),
+    streamUrl: playable ? `/api/videos/${row.id}/stream` : null,
+    downloadUrl: playable ? `/api/videos/${row.id}/download` : null,
+    thumbnailUrl: mediaUrl(row.thumbnailUrl),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+export type VideoDto = ReturnType<typeof toVideoDto>;
+
+/** Visible, active videos of a user: newest first, horizontal before vertical. */
+export async function listVisibleVideos(db: Db, userId: string): Promise<VideoRow[]> {
+  return db
+    .select()
+    .from(userVideos)
+    .where(and(eq(userVideos.userId, userId), eq(userVideos.isVisible, true), eq(userVideos.status, 'active')))
+    .orderBy(
+      sql`case when ${userVideos.height} > ${userVideos.width} then 1 else 0 end`,
+      desc(userVideos.createdAt),
+    );
+}
+
+/** The video if `viewer` may watch it: the owner when it is visible and active, or an admin. */
+export async function findWatchableVideo(db: Db, viewer: Viewer, videoId: string): Promise<VideoRow | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(videoId)) return null;
+  const [row] = await db.select().from(userVideos).where(eq(userVideos.id, videoId));
+  if (!row) return null;
+  if (viewer.isAdmin) return row;
+  const visible = row.userId === viewer.userId && row.isVisible && row.status === 'active';
+  return visible ? row : null;
+}
+
+/** A file name for downloads: the title, made safe, with .mp4. */
+export function downloadName(title: string): string {
+  const clean = title.replace(/[\\/:*?"<>|\x00-\x1f]+/g, ' ').replace(/\s+/g, ' ').trim() || 'video';
+  return `${clean.slice(0, 120)}.mp4`;
+}
+
+export async function saveThumbnail(
+  deps: { db: Db; storage: Storage; bus: EventBus },
+  video: VideoRow,
+  bytes: Buffer,
+): Promise<VideoRow> {
+  const image = await reencodeImage(bytes, { maxBytes: THUMBNAIL_MAX_BYTES, maxDimension: 1920 });
+  const key = storageKeys.videoThumbnail(video.userId, video.id);
+  await deps.storage.put(key, image.data, image.contentType);
+  let row: VideoRow | undefined;
+  try {
+    [row] = await deps.db.update(userVideos).set({ thumbnailUrl: key }).where(eq(userVideos.id, video.id)).returning();
+  } catch (error) {
+    await deps.storage.delete(key).catch(() => {});
+    throw error;
+  }
+  if (video.thumbnailUrl && video.thumbnailUrl !== key) await deps.storage.delete(video.thumbnailUrl).catch(() => {});
+  await deps.bus.publish({ topic: 'user_videos', userId: video.userId, action: 'update', id: video.id });
+  return row!;
+}

@@ -1,0 +1,44 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ProfileEdit } from '../../../common/schemas';
+import type { ProfileDto } from '../../../server/profiles/service';
+import { api, unwrap } from '../../lib/api';
+import { uploadForm } from '../../lib/upload';
+
+export const profileQuery = queryOptions({
+  queryKey: ['profile'],
+  queryFn: () => unwrap(api.profile.$get()),
+});
+
+export function useProfile() {
+  return useQuery(profileQuery);
+}
+
+function useProfileMutation<V>(fn: (v: V) => Promise<ProfileDto>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: (profile) => {
+      queryClient.setQueryData(profileQuery.queryKey, profile);
+      void queryClient.invalidateQueries({ queryKey: ['me'] });
+    },
+  });
+}
+
+export const useEditProfile = () => useProfileMutation((values: ProfileEdit) => unwrap(api.profile.$patch({ json: values })));
+
+export const useCompleteTutorial = () => useProfileMutation(() => unwrap(api.profile.tutorial.$post()));
+
+export const useSaveAvatar = () =>
+  useProfileMutation(({ avatar, original }: { avatar: Blob; original: File | null }) => {
+    const form = new FormData();
+    form.append('avatar', avatar, 'avatar.jpg');
+    if (original) form.append('original', original);
+    return uploadForm<ProfileDto>('/api/profile/avatar', 'POST', form);
+  });
+
+export const useSaveBanner = () =>
+  useProfileMutation((banner: File) => {
+    const form = new FormData();
+    form.append('banner', banner);
+    return uploadForm<ProfileDto>('/api/profile/banner', 'POST', form);
+  });

@@ -1,0 +1,33 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { READY_REQUEST_POLL_MS } from '../../../common/constants';
+import { api, unwrap } from '../../lib/api';
+
+export const eventsQuery = queryOptions({
+  queryKey: ['events'],
+  queryFn: () => unwrap(api.events.$get()),
+  staleTime: 5 * 60_000,
+});
+
+export const requestsQuery = queryOptions({
+  queryKey: ['requests'],
+  queryFn: () => unwrap(api.requests.$get()),
+  // The spec's 10 s poll for a request turning ready; live updates usually arrive first.
+  refetchInterval: READY_REQUEST_POLL_MS,
+});
+
+export const useEvents = () => useQuery(eventsQuery);
+export const useRequests = () => useQuery(requestsQuery);
+
+export function useSubmitRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { eventId: string; games: string[] }) => unwrap(api.requests.$post({ json: input })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: requestsQuery.queryKey }),
+  });
+}
+
+export function useCheckPromo() {
+  return useMutation({
+    mutationFn: (code: string) => unwrap(api['promo-codes'].check.$post({ json: { code } })),
+  });
+}

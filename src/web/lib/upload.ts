@@ -1,0 +1,22 @@
+// Multipart uploads (the typed client covers JSON; files go through this one helper).
+import { AUTH_ERRORS } from '../../common/messages';
+import { ApiRequestError } from './api';
+
+export async function uploadForm<T>(url: string, method: 'POST' | 'PUT', form: FormData): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, { method, body: form, credentials: 'same-origin' });
+  } catch {
+    throw new ApiRequestError(AUTH_ERRORS.failedToFetch, 0, 'NETWORK');
+  }
+  const body = (await res.json().catch(() => null)) as (T & { message?: string; code?: string; title?: string }) | null;
+  if (!res.ok) throw new ApiRequestError(body?.message ?? AUTH_ERRORS.generic, res.status, body?.code ?? 'ERROR', body?.title);
+  return body as T;
+}
+
+/** Client-side check of a picked image, before any upload: the server checks again by bytes. */
+export function checkImageFile(file: File, maxBytes: number): 'type' | 'size' | null {
+  if (!file.type.startsWith('image/')) return 'type';
+  if (file.size > maxBytes) return 'size';
+  return null;
+}

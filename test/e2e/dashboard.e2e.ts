@@ -1,0 +1,120 @@
+// The athlete dashboard in a real browser: tutorial, avatar upload and reposition, banner,
+// profile edit, and a reel request that locks the form. Screenshots at 1280px and 390px.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { DASHBOARD, PROFILE, REQUEST, TUTORIAL } from '../../src/common/messages';
+import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
+
+let product: Product;
+let browser: Browser;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-img-'));
+
+async function picture(name: string, width: number, height: number, color: string): Promise<string> {
+  const file = path.join(tmp, name);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${color}"/><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 4}" fill="#f5d0a9"/></svg>`;
+  await sharp(Buffer.from(svg)).jpeg().toFile(file);
+  return file;
+}
+
+async function verifiedUser(fullName: string): Promise<{ email: string; link: string }> {
+  const email = `${fullName.split(' ')[0]!.toLowerCase()}.${Date.now()}@example.com`;
+  const res = await fetch(`${product.url}/api/account/sign-up`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: product.url },
+    body: JSON.stringify({ fullName, email, password: 'secret123' }),
+  });
+  expect(res.status).toBe(201);
+  return { email, link: await mailLink(product, email, 'Confirm') };
+}
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+it('lets a verified athlete set up the profile and request a reel', async () => {
+  const { link } = await verifiedUser('Riley Park');
+  const { page, errors } = await newPage(browser);
+  await page.goto(link);
+  await page.waitForURL('**/dashboard');
+
+  // Tutorial: two steps, remembered on the server.
+  await page.getByText(TUTORIAL.steps[0]!.title).waitFor();
+  await shot(page, 'dashboard-01-tutorial-1280');
+  await page.getByRole('button', { name: TUTORIAL.next }).click();
+  await page.getByText(TUTORIAL.steps[1]!.title).waitFor();
+  await page.getByRole('button', { name: TUTORIAL.done }).click();
+  await page.getByText(TUTORIAL.steps[1]!.title).waitFor({ state: 'detached' });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Riley Park' }).waitFor();
+  expect(await page.getByText(TUTORIAL.steps[0]!.title).count()).toBe(0);
+
+  // Avatar: pick, reposition (zoom), save; then re-crop from the kept original.
+  await page.getByLabel('Profile photo', { exact: true }).setInputFiles(await picture('face.jpg', 900, 700, '#1e3a8a'));
+  await page.getByTestId('avatar-cropper').waitFor();
+  await page.getByLabel('Zoom').fill('1.6');
+  await shot(page, 'dashboard-02-reposition-1280');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByText(PROFILE.avatarUpdated.title).waitFor();
+  const first = await page.getByTestId('avatar-image').getAttribute('src');
+  expect(first).toMatch(/^\/api\/media\/avatars\//);
+  const size = await page.getByTestId('avatar-image').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
+  expect(size).toEqual([320, 320]);
+  await page.getByRole('button', { name: 'Reposition profile photo' }).click();
+  await page.getByTestId('avatar-cropper').waitFor();
+  await page.getByLabel('Zoom').fill('0.5');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect.poll(() => page.getByTestId('avatar-image').getAttribute('src')).not.toBe(first);
+
+  // Banner.
+  await page.getByLabel('Banner image', { exact: true }).setInputFiles(await picture('banner.jpg', 1600, 400, '#7f1d1d'));
+  await page.getByText(PROFILE.bannerUpdated.title).waitFor();
+  await page.getByTestId('banner').locator('img').waitFor();
+
+  // Edit profile.
+  await page.getByRole('button', { name: 'Edit Profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+  await dialog.getByLabel('Team Name').fill('  Austin Elite  ');
+  await dialog.getByLabel('Jersey Number').fill('7');
+  await dialog.getByLabel('City').fill('Austin');
+  await dialog.getByLabel('State').selectOption('Texas');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await page.getByText(PROFILE.updated.title).waitFor();
+  await page.getByTestId('team-line').getByText('Austin Elite · #7').waitFor();
+
+  // Request a reel: the event needs games; then the form locks.
+  const card = page.locator('section', { has: page.getByRole('heading', { name: DASHBOARD.cards.request }) });
+  await card.getByRole('button', { name: 'Submit Request' }).click();
+  await page.getByText(REQUEST.eventRequired.description).waitFor();
+  await card.getByLabel('Event').selectOption({ label: 'Austin Fall League · Austin, TX · Oct 18-19' });
+  await card.getByRole('button', { name: 'Submit Request' }).click();
+  await page.getByText(REQUEST.gamesRequired.description).waitFor();
+  const games = card.getByRole('group', { name: 'Games' }).getByRole('checkbox');
+  expect(await games.count()).toBe(10);
+  await games.nth(0).check();
+  await games.nth(5).check();
+  await card.getByRole('button', { name: 'Submit Request' }).click();
+  const locked = card.getByRole('button', { name: DASHBOARD.requestSubmitted });
+  await locked.waitFor();
+  expect(await locked.isDisabled()).toBe(true);
+  await page.reload();
+  await card.getByRole('button', { name: DASHBOARD.requestSubmitted }).waitFor();
+  await shot(page, 'dashboard-03-done-1280');
+
+  // The same dashboard at phone width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Riley Park' }).waitFor();
+  await shot(page, 'dashboard-04-done-390');
+
+  expect(errors).toEqual([]);
+});
