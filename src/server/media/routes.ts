@@ -8,6 +8,7 @@ import { userVideos } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { parseKey } from '../storage/keys';
+import { isValidKey } from '../storage/storage';
 import { serveStored } from './serve';
 
 export function mediaRoutes(deps: AppDeps) {
@@ -16,7 +17,7 @@ export function mediaRoutes(deps: AppDeps) {
     const parsed = parseKey(key);
     const viewer = c.var.viewer;
     // Someone else's file answers exactly like a missing one.
-    if (!parsed || parsed.bucket === 'user-videos' || (!viewer.isAdmin && parsed.userId !== viewer.userId)) {
+    if (!parsed || !isValidKey(key) || parsed.bucket === 'user-videos' || (!viewer.isAdmin && parsed.userId !== viewer.userId)) {
       return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
     }
     if (parsed.bucket === 'video-thumbnails' && !viewer.isAdmin) {

@@ -26,8 +26,12 @@ export interface Storage {
 
 const KEY_PATTERN = /^[a-z0-9-]+\/[A-Za-z0-9_-]+\/[A-Za-z0-9._-]+$/;
 
+export function isValidKey(key: string): boolean {
+  return KEY_PATTERN.test(key) && !key.includes('..');
+}
+
 export function assertValidKey(key: string): void {
-  if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`invalid storage key: ${key}`);
+  if (!isValidKey(key)) throw new Error(`invalid storage key: ${key}`);
 }
 
 /** A prefix names a folder of keys: `area/` or `area/owner/`, always ending in a slash. */
