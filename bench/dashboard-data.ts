@@ -1,0 +1,315 @@
+// Benchmark: how long the dashboard's data takes to load, relative to a trivial API request.
+//
+// Starts the real app in-process (test/support/app.ts: real HTTP, a fresh PGlite, or a fresh
+// PostgreSQL database when TEST_DATABASE_URL is set), signs up two verified users through the
+// real sign-up flow, seeds ~10,000 other users with their videos, stills and requests using
+// set-based SQL, runs ANALYZE, and then measures, interleaved round by round:
+//   baseline   GET /api/health
+//   dashboard  GET /api/profile, /api/videos, /api/stills, /api/requests, /api/events in
+//              parallel with the session cookie, as the dashboard page loads them
+//   empty      the same five requests for a user with no videos, stills or requests
+// It prints medians, p95s and the ratios to the baseline. See bench/README.md.
+//
+//   npx tsx bench/dashboard-data.ts            (PGlite)
+//   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/dashboard-data.ts
+//
+// Options (environment): BENCH_ROUNDS (default 200), BENCH_WARMUP (default 30),
+// BENCH_EXPLAIN=1 prints the query plans of the dashboard's queries for the measured user,
+// BENCH_DETAIL=1 also times each of the five requests alone (one at a time) for the measured user.
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { sql, type SQL } from 'drizzle-orm';
+import { createVerifiedUser, startTestApp, type TestApp } from '../test/support/app';
+
+const OTHER_USERS = 10_000;
+const TOTAL_VIDEOS = 50_000;
+const TOTAL_STILLS = 5_000;
+const TOTAL_REQUESTS = 3_000;
+// The measured user's own rows (part of the totals above).
+const MINE_VISIBLE = 10;
+const MINE_HIDDEN = 3; // 2 not visible yet, 1 visible but no longer active
+const MINE_STILLS = 6;
+const MINE_REQUESTS = 2;
+
+const ROUNDS = intFromEnv('BENCH_ROUNDS', 200);
+const WARMUP = intFromEnv('BENCH_WARMUP', 30);
+const DASHBOARD_PATHS = ['/api/profile', '/api/videos', '/api/stills', '/api/requests', '/api/events'] as const;
+
+function intFromEnv(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+}
+
+type Rows = Array<Record<string, unknown>>;
+
+/** Runs raw SQL; PGlite and node-postgres both answer with `{ rows }`. */
+async function exec(app: TestApp, query: SQL): Promise<Rows> {
+  const result = (await app.db.execute(query)) as unknown as { rows?: Rows };
+  return result.rows ?? [];
+}
+
+async function seed(app: TestApp, me: string): Promise<void> {
+  // Users (the profile trigger adds user_profiles), one live session each, and profile details.
+  await exec(
+    app,
+    sql`INSERT INTO "user" (id, name, email, email_verified, created_at, updated_at)
+        SELECT 'bench-' || g, 'Bench Athlete' || g, 'bench.athlete' || g || '@example.com', true,
+               now() - g * interval '30 minutes', now() - g * interval '30 minutes'
+        FROM generate_series(1, ${OTHER_USERS}::int) g`,
+  );
+  await exec(
+    app,
+    sql`UPDATE user_profiles
+        SET username = 'athlete' || substr(id, 7), team_name = 'Team ' || (substr(id, 7)::int % 200),
+            jersey_number = substr(id, 7)::int % 100, city = 'Austin', state = 'TX'
+        WHERE id LIKE 'bench-%'`,
+  );
+  await exec(
+    app,
+    sql`INSERT INTO session (id, token, expires_at, user_id, ip_address, user_agent)
+        SELECT 'bench-session-' || g, md5('bench-token-' || g), now() + interval '30 days',
+               'bench-' || g, '127.0.0.1', 'bench'
+        FROM generate_series(1, ${OTHER_USERS}::int) g`,
+  );
+
+  // Videos: the measured user's own, then the rest spread evenly over the other users.
+  await exec(
+    app,
+    sql`INSERT INTO user_videos (user_id, video_title, opponent, tournament_name, video_url, thumbnail_url,
+                                 video_type, is_processed, status, is_visible, is_paid,
+                                 duration_seconds, file_size_mb, width, height, created_at)
+        SELECT ${me}::text, 'My game ' || g, 'Opponent ' || g, 'Austin Fall League',
+               'user-videos/' || ${me}::text || '/video-' || g || '.mp4',
+               'video-thumbnails/' || ${me}::text || '/video-' || g || '.jpg',
+               (ARRAY['full_video', 'social_cut', 'highlight_reel'])[1 + g % 3]::video_type,
+               true,
+               CASE WHEN g = ${MINE_VISIBLE + MINE_HIDDEN} THEN 'removed' ELSE 'active' END,
+               g <= ${MINE_VISIBLE} OR g = ${MINE_VISIBLE + MINE_HIDDEN},
+               g % 2 = 0, 60 + g * 7, 20 + g,
+               CASE WHEN g % 4 = 0 THEN 1080 ELSE 1920 END, CASE WHEN g % 4 = 0 THEN 1920 ELSE 1080 END,
+               now() - g * interval '1 day'
+        FROM generate_series(1, ${MINE_VISIBLE + MINE_HIDDEN}::int) g`,
+  );
+  await exec(
+    app,
+    sql`INSERT INTO user_videos (user_id, video_title, opponent, tournament_name, video_url, thumbnail_url,
+                                 video_type, is_processed, status, is_visible, is_paid,
+                                 duration_seconds, file_size_mb, width, height, created_at)
+        SELECT 'bench-' || (1 + g % ${OTHER_USERS}::int), 'Game ' || g, 'Opponent ' || (g % 97), 'Tournament ' || (g % 13),
+               CASE WHEN g % 20 = 0 THEN NULL ELSE 'user-videos/bench-' || (1 + g % ${OTHER_USERS}::int) || '/v' || g || '.mp4' END,
+               'video-thumbnails/bench-' || (1 + g % ${OTHER_USERS}::int) || '/v' || g || '.jpg',
+               (ARRAY['full_video', 'social_cut', 'highlight_reel'])[1 + g % 3]::video_type,
+               g % 20 <> 0,
+               CASE WHEN g % 50 = 0 THEN 'removed' ELSE 'active' END,
+               g % 5 <> 0, g % 3 = 0, 30 + g % 600, 5 + g % 400,
+               CASE WHEN g % 4 = 0 THEN 1080 ELSE 1920 END, CASE WHEN g % 4 = 0 THEN 1920 ELSE 1080 END,
+               now() - (g % 7919) * interval '1 hour'
+        FROM generate_series(1, ${TOTAL_VIDEOS - MINE_VISIBLE - MINE_HIDDEN}::int) g`,
+  );
+
+  // Stills.
+  await exec(
+    app,
+    sql`INSERT INTO user_stills (user_id, storage_url, original_filename, order_position, created_at)
+        SELECT CASE WHEN g <= ${MINE_STILLS} THEN ${me}::text ELSE 'bench-' || (1 + g % ${OTHER_USERS}::int) END,
+               'user-stills/' || CASE WHEN g <= ${MINE_STILLS} THEN ${me}::text ELSE 'bench-' || (1 + g % ${OTHER_USERS}::int) END
+                 || '/still-' || g || '.jpg',
+               'IMG_' || g || '.jpg', g % 8, now() - g * interval '1 hour'
+        FROM generate_series(1, ${TOTAL_STILLS}::int) g`,
+  );
+
+  // Highlight requests: at most one per (user, event) is open, as the partial unique index wants.
+  await exec(
+    app,
+    sql`INSERT INTO highlight_requests (user_id, status, event_id, event, games, created_at, updated_at)
+        SELECT ${me}::text, (ARRAY['pending', 'delivered'])[g]::highlight_request_status,
+               (ARRAY['austin-fall-league-2024', 'chicago-3v3-2024'])[g],
+               (ARRAY['Austin Fall League (Austin, TX, Oct 18-19)', 'Chicago 3v3 (Chicago, IL, Nov 9)'])[g],
+               '["Saturday Court 1: Semifinal"]'::jsonb, now() - g * interval '3 days', now() - g * interval '3 days'
+        FROM generate_series(1, ${MINE_REQUESTS}::int) g`,
+  );
+  await exec(
+    app,
+    sql`INSERT INTO highlight_requests (user_id, status, event_id, event, games, created_at, updated_at)
+        SELECT 'bench-' || (1 + g % ${OTHER_USERS}::int),
+               (ARRAY['pending', 'ready_to_purchase', 'delivered'])[1 + g % 3]::highlight_request_status,
+               CASE WHEN g % 2 = 0 THEN 'austin-fall-league-2024' ELSE 'chicago-3v3-2024' END,
+               CASE WHEN g % 2 = 0 THEN 'Austin Fall League (Austin, TX, Oct 18-19)' ELSE 'Chicago 3v3 (Chicago, IL, Nov 9)' END,
+               '["Saturday Court 1: Semifinal", "Sunday Court 1: Championship"]'::jsonb,
+               now() - g * interval '2 hours', now() - g * interval '1 hour'
+        FROM generate_series(1, ${TOTAL_REQUESTS - MINE_REQUESTS}::int) g`,
+  );
+
+  await exec(app, sql`ANALYZE`);
+}
+
+async function count(app: TestApp, table: string): Promise<number> {
+  const [row] = await exec(app, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`);
+  return Number(row?.n ?? 0);
+}
+
+async function getJson(app: TestApp, path: string, cookie?: string): Promise<unknown> {
+  const res = await app.fetch(path, { cookie });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${body.slice(0, 200)}`);
+  return JSON.parse(body);
+}
+
+/** One timed request: the whole response body is read, the status checked. */
+async function timeHealth(app: TestApp): Promise<number> {
+  const t0 = performance.now();
+  await getJson(app, '/api/health');
+  return performance.now() - t0;
+}
+
+/** The dashboard's five requests in parallel, timed until the last body is read. */
+async function timeDashboard(app: TestApp, cookie: string): Promise<number> {
+  const t0 = performance.now();
+  await Promise.all(DASHBOARD_PATHS.map((p) => getJson(app, p, cookie)));
+  return performance.now() - t0;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(0, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.min(rank, sorted.length - 1)] ?? NaN;
+}
+
+const ms = (v: number) => `${v.toFixed(2).padStart(7)} ms`;
+const times = (v: number) => `${v.toFixed(1)}x`;
+const n = (v: number) => v.toLocaleString('en-US');
+
+async function explainDashboardQueries(app: TestApp, me: string): Promise<void> {
+  const queries: Array<[string, SQL]> = [
+    ['profile', sql`SELECT * FROM user_profiles WHERE id = ${me}::text`],
+    [
+      'videos',
+      sql`SELECT * FROM user_videos WHERE user_id = ${me}::text AND is_visible = true AND status = 'active'
+          ORDER BY CASE WHEN height > width THEN 1 ELSE 0 END, created_at DESC`,
+    ],
+    ['stills', sql`SELECT * FROM user_stills WHERE user_id = ${me}::text ORDER BY order_position, created_at`],
+    ['requests', sql`SELECT * FROM highlight_requests WHERE user_id = ${me}::text ORDER BY created_at DESC`],
+    ['events', sql`SELECT * FROM events WHERE is_active = true ORDER BY starts_on, name`],
+    ['event games', sql`SELECT * FROM event_games ORDER BY position`],
+    ['admin check', sql`SELECT id FROM admins WHERE user_id = ${me}::text AND is_active = true LIMIT 1`],
+    ['session', sql`SELECT * FROM session WHERE token = 'no-such-token'`],
+  ];
+  for (const [label, query] of queries) {
+    const rows = await exec(app, sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${query}`);
+    console.log(`\n-- ${label}`);
+    for (const row of rows) console.log(`   ${String(Object.values(row)[0])}`);
+  }
+  console.log('');
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const app = await startTestApp();
+  try {
+    const dbKind = process.env.TEST_DATABASE_URL ? 'PostgreSQL (TEST_DATABASE_URL)' : 'PGlite (in-process)';
+    const measured = await createVerifiedUser(app, { fullName: 'Measured Athlete' });
+    const empty = await createVerifiedUser(app, { fullName: 'Empty Athlete' });
+
+    const seedStart = performance.now();
+    await seed(app, measured.userId);
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+
+    const sizes = {
+      users: await count(app, 'user'),
+      profiles: await count(app, 'user_profiles'),
+      sessions: await count(app, 'session'),
+      videos: await count(app, 'user_videos'),
+      stills: await count(app, 'user_stills'),
+      requests: await count(app, 'highlight_requests'),
+    };
+
+    // What the measured user's dashboard gets, checked once before timing it.
+    const videos = (await getJson(app, '/api/videos', measured.cookie)) as unknown[];
+    const stills = (await getJson(app, '/api/stills', measured.cookie)) as unknown[];
+    const requests = (await getJson(app, '/api/requests', measured.cookie)) as unknown[];
+    if (videos.length !== MINE_VISIBLE || stills.length !== MINE_STILLS || requests.length !== MINE_REQUESTS) {
+      throw new Error(`measured user sees ${videos.length} videos, ${stills.length} stills, ${requests.length} requests`);
+    }
+    const emptyVideos = (await getJson(app, '/api/videos', empty.cookie)) as unknown[];
+    if (emptyVideos.length !== 0) throw new Error(`the empty user sees ${emptyVideos.length} videos`);
+
+    if (process.env.BENCH_EXPLAIN === '1') await explainDashboardQueries(app, measured.userId);
+
+    // Interleaved rounds; the order within a round rotates so none always runs first.
+    const baseline: number[] = [];
+    const dashboard: number[] = [];
+    const emptyDashboard: number[] = [];
+    const measures: Array<[number[], () => Promise<number>]> = [
+      [baseline, () => timeHealth(app)],
+      [dashboard, () => timeDashboard(app, measured.cookie)],
+      [emptyDashboard, () => timeDashboard(app, empty.cookie)],
+    ];
+    const measureStart = performance.now();
+    for (let round = 0; round < WARMUP + ROUNDS; round++) {
+      for (let i = 0; i < measures.length; i++) {
+        const [samples, run] = measures[(round + i) % measures.length]!;
+        const t = await run();
+        if (round >= WARMUP) samples.push(t);
+      }
+    }
+    const measureSeconds = (performance.now() - measureStart) / 1000;
+
+    // Optional: each endpoint alone, sequentially, interleaved with the baseline.
+    const detail: Array<[string, number[]]> = DASHBOARD_PATHS.map((p) => [p, []]);
+    const detailBaseline: number[] = [];
+    if (process.env.BENCH_DETAIL === '1') {
+      for (let round = 0; round < WARMUP + ROUNDS; round++) {
+        const t = await timeHealth(app);
+        if (round >= WARMUP) detailBaseline.push(t);
+        for (const [path, samples] of detail) {
+          const t0 = performance.now();
+          await getJson(app, path, measured.cookie);
+          if (round >= WARMUP) samples.push(performance.now() - t0);
+        }
+      }
+    }
+
+    const b50 = percentile(baseline, 50);
+    const b95 = percentile(baseline, 95);
+    const d50 = percentile(dashboard, 50);
+    const d95 = percentile(dashboard, 95);
+    const e50 = percentile(emptyDashboard, 50);
+    const e95 = percentile(emptyDashboard, 95);
+
+    console.log(`Dashboard data benchmark: ${dbKind}; node ${process.version}, ${os.cpus().length} CPUs`);
+    console.log(
+      `Dataset: ${n(sizes.users)} users (${n(OTHER_USERS)} seeded) with ${n(sizes.profiles)} profiles and ${n(sizes.sessions)} sessions, ` +
+        `${n(sizes.videos)} videos, ${n(sizes.stills)} stills, ${n(sizes.requests)} highlight requests; seeded in ${seedSeconds.toFixed(1)} s`,
+    );
+    console.log(
+      `Measured user: ${MINE_VISIBLE} visible videos (+${MINE_HIDDEN} hidden), ${MINE_STILLS} stills, ${MINE_REQUESTS} requests. ` +
+        `${WARMUP} warm-up + ${ROUNDS} measured rounds, interleaved (${measureSeconds.toFixed(1)} s)`,
+    );
+    console.log(`                                         median        p95   median ratio  p95 ratio`);
+    console.log(`  baseline  GET /api/health           ${ms(b50)} ${ms(b95)}`);
+    console.log(`  dashboard 5 GETs in parallel        ${ms(d50)} ${ms(d95)}   ${times(d50 / b50).padStart(10)} ${times(d95 / b95).padStart(10)}`);
+    console.log(`  same, user with no videos/stills    ${ms(e50)} ${ms(e95)}   ${times(e50 / b50).padStart(10)} ${times(e95 / b95).padStart(10)}`);
+    if (detailBaseline.length) {
+      const base = percentile(detailBaseline, 50);
+      console.log(`  each request alone, sequentially (baseline median here ${ms(base).trim()}):`);
+      for (const [path, samples] of detail) {
+        const m = percentile(samples, 50);
+        console.log(`    ${path.padEnd(32)} ${ms(m)} ${ms(percentile(samples, 95))}   ${times(m / base).padStart(10)}`);
+      }
+    }
+    console.log(
+      `RESULT dashboard/baseline: median ${times(d50 / b50)}, p95 ${times(d95 / b95)} ` +
+        `(user with no videos: median ${times(e50 / b50)}, p95 ${times(e95 / b95)}); total ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await app.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
