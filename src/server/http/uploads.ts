@@ -9,7 +9,11 @@ import { apiError } from './errors';
 export function uploadLimit(maxBytes: number, tooLarge: ToastText): MiddlewareHandler {
   return bodyLimit({
     maxSize: maxBytes,
-    onError: (c) => apiError(c, 413, 'FILE_TOO_LARGE', tooLarge.description, tooLarge.title),
+    onError: (c) => {
+      // The rest of the body is never read: close the connection so the client does not reuse it.
+      c.header('Connection', 'close');
+      return apiError(c, 413, 'FILE_TOO_LARGE', tooLarge.description, tooLarge.title);
+    },
   });
 }
 

@@ -14,9 +14,14 @@ export function requestRoutes(deps: AppDeps) {
       return c.json((await listRequests(deps.db, c.var.viewer.userId)).map(toRequestDto));
     })
     .post('/', async (c) => {
-      const parsed = highlightRequestSchema.safeParse(await c.req.json().catch(() => null));
+      const raw: unknown = await c.req.json().catch(() => null);
+      // A body that is not an object (missing, not JSON, null) names no event either.
+      const parsed = highlightRequestSchema.safeParse(raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {});
       if (!parsed.success) {
-        return apiError(c, 400, 'EVENT_REQUIRED', firstIssue(parsed.error), REQUEST.eventRequired.title);
+        const eventIssue = parsed.error.issues.some((i) => i.path[0] === 'eventId');
+        return eventIssue
+          ? apiError(c, 400, 'EVENT_REQUIRED', REQUEST.eventRequired.description, REQUEST.eventRequired.title)
+          : apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error), REQUEST.failedTitle);
       }
       try {
         return c.json(toRequestDto(await createRequest(deps, c.var.viewer.userId, parsed.data)), 201);
