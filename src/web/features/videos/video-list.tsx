@@ -1,6 +1,5 @@
 // Your Highlight Reels: visible videos, newest first, horizontal before vertical. A video with
-// no file yet reads "Video Being Processed". Downloads are plain links the browser streams to
-// disk, so a large file is never held in memory.
+// no file yet reads "Video Being Processed".
 import { Download, Film, ImageIcon } from 'lucide-react';
 import { useState } from 'react';
 import { DASHBOARD, MEDIA } from '../../../common/messages';
@@ -11,6 +10,22 @@ import { Card, CardTitle } from '../../ui/card';
 import { Spinner } from '../../ui/spinner';
 import { useVideos } from './api';
 import { ThumbnailPicker } from './thumbnail-picker';
+
+/**
+ * Checks the file is there (HEAD), then lets the browser download it straight to disk, so a
+ * large video is never held in memory here.
+ */
+async function download(video: VideoDto) {
+  const res = await fetch(video.downloadUrl!, { method: 'HEAD', credentials: 'same-origin' }).catch(() => null);
+  if (!res?.ok) return notify.error(MEDIA.downloadFailed);
+  const link = document.createElement('a');
+  link.href = video.downloadUrl!;
+  link.download = `${video.title}.mp4`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  notify.success(MEDIA.downloadStarted);
+}
 
 function VideoItem({ video, onPickThumbnail }: { video: VideoDto; onPickThumbnail: () => void }) {
   return (
@@ -43,11 +58,9 @@ function VideoItem({ video, onPickThumbnail }: { video: VideoDto; onPickThumbnai
               <ImageIcon className="h-4 w-4" aria-hidden="true" />
               Thumbnail
             </Button>
-            <Button asChild size="sm">
-              <a href={video.downloadUrl} download={`${video.title}.mp4`} onClick={() => notify.success(MEDIA.downloadStarted)}>
-                <Download className="h-4 w-4" aria-hidden="true" />
-                Download
-              </a>
+            <Button size="sm" onClick={() => void download(video)}>
+              <Download className="h-4 w-4" aria-hidden="true" />
+              Download
             </Button>
           </div>
         )}
