@@ -37,7 +37,7 @@ function VideoItem({ video, onPickThumbnail }: { video: VideoDto; onPickThumbnai
           controls
           preload="metadata"
           playsInline
-          className={video.orientation === 'vertical' ? 'mx-auto aspect-[9/16] max-h-[70vh] bg-black' : 'aspect-video w-full bg-black'}
+          className={video.orientation === 'vertical' ? 'mx-auto aspect-[9/16] max-h-[480px] bg-black' : 'aspect-video w-full bg-black'}
         />
       ) : (
         <div className="flex aspect-video w-full flex-col items-center justify-center gap-2 bg-neutral-900 text-neutral-400">
