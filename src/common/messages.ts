@@ -263,3 +263,18 @@ export const TUTORIAL = {
   next: 'Next',
   done: 'Done',
 } as const;
+
+/** Button and field labels the spec names. */
+export const LABELS = {
+  signIn: 'Sign In',
+  createAccount: 'Create Account',
+  forgotPassword: 'Forgot your password?',
+  newPassword: 'New Password',
+  confirmPassword: 'Confirm Password',
+  showPassword: 'Show Password',
+  hidePassword: 'Hide Password',
+  updatePassword: 'UPDATE PASSWORD',
+  signOut: 'Sign Out',
+  editProfile: 'Edit Profile',
+  backToHome: 'Back to Home',
+} as const;

@@ -2,7 +2,7 @@
 // verification mail, dashboard, sign out, sign in, forgot password, reset, sign in again.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { AUTH_ERRORS, BRAND, PASSWORD_MISMATCH, SIGNED_OUT, VERIFY_EMAIL, WELCOME_BACK } from '../../src/common/messages';
+import { AUTH_ERRORS, BRAND, PASSWORD_MISMATCH, SIGNED_OUT, VERIFY_EMAIL, WELCOME_BACK, LABELS } from '../../src/common/messages';
 import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
 
 let product: Product;
@@ -74,7 +74,7 @@ it('takes a new family from the home page to a verified account and through a pa
   await shot(page, 'journey-04-dashboard');
 
   // Sign out.
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: LABELS.signOut }).click();
   await page.getByText(SIGNED_OUT.description).waitFor();
   await page.waitForURL(`${product.url}/`);
 
@@ -92,7 +92,7 @@ it('takes a new family from the home page to a verified account and through a pa
   // A signed-in visitor to /auth goes straight on to the dashboard; then sign out again.
   await page.goto(`${product.url}/auth`);
   await page.waitForURL('**/dashboard');
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: LABELS.signOut }).click();
   await page.waitForURL(`${product.url}/`);
 
   // Forgot password -> mail -> reset page.

@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DASHBOARD, PROFILE, REQUEST, TUTORIAL } from '../../src/common/messages';
+import { DASHBOARD, PROFILE, REQUEST, TUTORIAL, LABELS } from '../../src/common/messages';
 import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
 
 let product: Product;
@@ -81,8 +81,8 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   await page.getByTestId('banner').locator('img').waitFor();
 
   // Edit profile.
-  await page.getByRole('button', { name: 'Edit Profile' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+  await page.getByRole('button', { name: LABELS.editProfile }).click();
+  const dialog = page.getByRole('dialog', { name: LABELS.editProfile });
   await dialog.getByLabel('Team Name').fill('  Austin Elite  ');
   await dialog.getByLabel('Jersey Number').fill('7');
   await dialog.getByLabel('City').fill('Austin');

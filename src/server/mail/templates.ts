@@ -1,6 +1,7 @@
 // The product's e-mails. Plain text first (it is what the tests and the outbox log read), with a
 // simple HTML version for mail clients.
 import { COMPANY } from '../../common/company';
+import { DASHBOARD } from '../../common/messages';
 import type { MailMessage } from './mailer';
 
 const escape = (s: string) =>
@@ -109,8 +110,8 @@ export function highlightRequestMail(p: {
   const lines = [
     `Athlete: ${name}`,
     `Email: ${p.profile.email}`,
-    `Team: ${p.profile.team_name ?? 'Not specified'}`,
-    `Jersey number: ${p.profile.jersey_number ?? 'Not specified'}`,
+    `Team: ${p.profile.team_name ?? DASHBOARD.notSpecified}`,
+    `Jersey number: ${p.profile.jersey_number ?? DASHBOARD.notSpecified}`,
     `Event: ${p.event}`,
     `Games:\n${p.games.length ? p.games.map((g) => `- ${g}`).join('\n') : '- (no games listed for this event)'}`,
   ];

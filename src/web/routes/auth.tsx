@@ -1,7 +1,7 @@
 // /auth: Sign In and Create Account tabs. A signed-in visitor is sent on at once.
 import { useEffect } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import { BRAND, VERIFY_LINK_INVALID } from '../../common/messages';
+import { BRAND, LABELS, VERIFY_LINK_INVALID } from '../../common/messages';
 import { SignInForm } from '../features/auth/sign-in-form';
 import { SignUpForm } from '../features/auth/sign-up-form';
 import { useMe } from '../features/session/use-me';
@@ -53,8 +53,8 @@ export default function AuthPage() {
             }}
           >
             <TabsList className="mb-6">
-              <TabsTrigger value="signin">Sign In</TabsTrigger>
-              <TabsTrigger value="signup">Create Account</TabsTrigger>
+              <TabsTrigger value="signin">{LABELS.signIn}</TabsTrigger>
+              <TabsTrigger value="signup">{LABELS.createAccount}</TabsTrigger>
             </TabsList>
             <TabsContent value="signin">
               <SignInForm defaultEmail={email} />

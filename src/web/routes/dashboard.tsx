@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { ACCESS_DENIED, CHECKOUT, PROFILE, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
+import { ACCESS_DENIED, CHECKOUT, LABELS, PROFILE, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
 import { AppHeader } from '../features/layout/app-header';
 import { useProfile } from '../features/profile/api';
 import { ProfileCard } from '../features/profile/profile-card';
@@ -91,7 +91,7 @@ function Dashboard() {
           </div>
         </div>
         <Button variant="outline" className="mt-10 w-full md:hidden" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-          Sign Out
+          {LABELS.signOut}
         </Button>
       </main>
       {showTutorial && <TutorialOverlay />}

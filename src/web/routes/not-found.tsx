@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { LABELS } from '../../common/messages';
 import { Button } from '../ui/button';
 
 export default function NotFoundPage() {
@@ -7,7 +8,7 @@ export default function NotFoundPage() {
       <p className="font-display text-8xl text-red-500">404</p>
       <h1 className="text-2xl font-bold text-white">This page is out of bounds.</h1>
       <Button asChild>
-        <Link to="/">Back to Home</Link>
+        <Link to="/">{LABELS.backToHome}</Link>
       </Button>
     </div>
   );

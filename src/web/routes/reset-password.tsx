@@ -5,7 +5,7 @@ import { Eye, EyeOff } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { TIMING } from '../../common/constants';
-import { AUTH_ERRORS, PASSWORD_MISMATCH, PASSWORD_UPDATED, RESET_FAILED_TITLE } from '../../common/messages';
+import { AUTH_ERRORS, LABELS, PASSWORD_MISMATCH, PASSWORD_UPDATED, RESET_FAILED_TITLE } from '../../common/messages';
 import { authCall, authClient } from '../lib/auth-client';
 import { notify } from '../lib/toast';
 import { Button } from '../ui/button';
@@ -49,18 +49,18 @@ export default function ResetPasswordPage() {
           </div>
         ) : (
           <form noValidate onSubmit={submit} className="mt-6 flex flex-col gap-4">
-            <Field label="New Password">
+            <Field label={LABELS.newPassword}>
               <Input type={show ? 'text' : 'password'} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
             </Field>
-            <Field label="Confirm Password">
+            <Field label={LABELS.confirmPassword}>
               <Input type={show ? 'text' : 'password'} autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
             </Field>
             <Button type="button" variant="ghost" size="sm" className="self-start" onClick={() => setShow((v) => !v)} aria-pressed={show}>
               {show ? <EyeOff className="h-4 w-4" /> : <Eye className="h-4 w-4" />}
-              {show ? 'Hide Password' : 'Show Password'}
+              {show ? LABELS.hidePassword : LABELS.showPassword}
             </Button>
             <Button type="submit" size="lg" disabled={update.isPending || update.isSuccess}>
-              {update.isPending ? 'Updating...' : 'UPDATE PASSWORD'}
+              {update.isPending ? 'Updating...' : LABELS.updatePassword}
             </Button>
           </form>
         )}

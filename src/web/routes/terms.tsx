@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { COMPANY } from '../../common/company';
+import { LABELS } from '../../common/messages';
 import { LEGAL_UPDATED, PRIVACY_SECTIONS, TERMS_SECTIONS, type LegalSection } from '../features/legal/legal-content';
 
 const PARTS = [
@@ -17,7 +18,7 @@ export default function TermsPage() {
           to="/"
           className="inline-flex items-center gap-2 text-sm font-semibold uppercase tracking-widest text-red-500 transition-colors hover:text-red-400 focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-red-500"
         >
-          <span aria-hidden="true">←</span> Back to Home
+          <span aria-hidden="true">←</span> {LABELS.backToHome}
         </Link>
 
         <header className="mt-8 border-b border-neutral-800 pb-8">

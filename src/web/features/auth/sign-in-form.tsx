@@ -6,6 +6,7 @@ import { TIMING } from '../../../common/constants';
 import {
   AUTH_TOAST_TITLES,
   EMAIL_REQUIRED,
+  LABELS,
   RESET_EMAIL_SENT,
   WELCOME_BACK,
 } from '../../../common/messages';
@@ -63,7 +64,7 @@ export function SignInForm({ defaultEmail }: { defaultEmail?: string }) {
       </Field>
       <div className="flex justify-end">
         <Button type="button" variant="link" size="sm" className="h-auto px-0" onClick={forgotPassword} disabled={reset.isPending}>
-          Forgot your password?
+          {LABELS.forgotPassword}
         </Button>
       </div>
       <Button type="submit" size="lg" disabled={signIn.isPending}>

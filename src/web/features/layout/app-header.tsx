@@ -1,7 +1,7 @@
 // The top bar of the signed-in screens (dashboard, admin).
 import { LogOut } from 'lucide-react';
 import { Link } from 'react-router';
-import { BRAND, SIGN_OUT_FAILED_DASHBOARD } from '../../../common/messages';
+import { BRAND, LABELS, SIGN_OUT_FAILED_DASHBOARD } from '../../../common/messages';
 import { Button } from '../../ui/button';
 import { LogoMark } from '../../ui/logo';
 import { useSignOut } from '../session/use-sign-out';
@@ -19,7 +19,7 @@ export function AppHeader({ children }: { children?: React.ReactNode }) {
           {children}
           <Button variant="outline" size="sm" className="hidden md:inline-flex" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             <LogOut className="h-4 w-4" aria-hidden="true" />
-            Sign Out
+            {LABELS.signOut}
           </Button>
         </div>
       </div>

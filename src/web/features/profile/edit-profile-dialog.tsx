@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { US_STATES } from '../../../common/constants';
-import { AUTH_TOAST_TITLES, PROFILE } from '../../../common/messages';
+import { AUTH_TOAST_TITLES, DASHBOARD, LABELS, PROFILE } from '../../../common/messages';
 import { profileEditSchema, type ProfileEdit, type ProfileEditInput } from '../../../common/schemas';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { notify } from '../../lib/toast';
@@ -45,7 +45,7 @@ export function EditProfileDialog({ profile, trigger }: { profile: ProfileDto; t
     <>
       {trigger(() => setOpen(true))}
       <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent title="Edit Profile" description="Keep your athlete's details current so we can find them in the footage.">
+        <DialogContent title={LABELS.editProfile} description="Keep your athlete's details current so we can find them in the footage.">
           <form noValidate onSubmit={submit} className="grid gap-4 sm:grid-cols-2">
             <Field label="First Name" error={errors.firstName?.message}>
               <Input {...form.register('firstName')} />
@@ -67,7 +67,7 @@ export function EditProfileDialog({ profile, trigger }: { profile: ProfileDto; t
             </Field>
             <Field label="State" optional className="sm:col-span-2" error={errors.state?.message}>
               <NativeSelect {...form.register('state')}>
-                <option value="">Not specified</option>
+                <option value="">{DASHBOARD.notSpecified}</option>
                 {US_STATES.map((s) => (
                   <option key={s} value={s}>
                     {s}

@@ -2,7 +2,7 @@
 import { Camera, ImagePlus, Pencil, UserRound } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { BANNER_HEIGHT_PX, BANNER_MAX_BYTES } from '../../../common/constants';
-import { FILE_TOO_LARGE_10MB, INVALID_FILE_TYPE, PROFILE } from '../../../common/messages';
+import { FILE_TOO_LARGE_10MB, INVALID_FILE_TYPE, LABELS, PROFILE } from '../../../common/messages';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { checkImageFile } from '../../lib/upload';
 import { notify } from '../../lib/toast';
@@ -106,7 +106,7 @@ export function ProfileHeader({ profile }: { profile: ProfileDto }) {
             trigger={(open) => (
               <Button variant="outline" onClick={open}>
                 <Pencil className="h-4 w-4" aria-hidden="true" />
-                Edit Profile
+                {LABELS.editProfile}
               </Button>
             )}
           />
