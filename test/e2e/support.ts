@@ -12,12 +12,13 @@ export interface Product {
   url: string;
   dataDir: string;
   logs: string[];
-  stop(): Promise<void>;
+  /** Stops the server; its data folder is removed unless `keepData`. */
+  stop(keepData?: boolean): Promise<void>;
 }
 
-export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-'));
+export async function startProduct(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): Promise<Product> {
+  const port = opts.port ?? (await freePort());
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -38,10 +39,10 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
     url,
     dataDir,
     logs,
-    async stop() {
+    async stop(keepData = false) {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
