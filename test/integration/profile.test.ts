@@ -194,3 +194,19 @@ describe('POST /api/profile/tutorial', () => {
     expect((await profileRow(athlete.userId)).tutorialCompletedAt).toBeNull();
   });
 });
+
+describe('PATCH /api/profile with fields left out', () => {
+  it('keeps the optional fields the body does not name', async () => {
+    const u = await createVerifiedUser(app);
+    const first = await app.fetch('/api/profile', {
+      method: 'PATCH',
+      cookie: u.cookie,
+      json: { firstName: 'Ana', lastName: 'Lopez', teamName: 'Rockets', jerseyNumber: 9, city: 'Austin' },
+    });
+    expect(first.status).toBe(200);
+    const res = await app.fetch('/api/profile', { method: 'PATCH', cookie: u.cookie, json: { firstName: 'Ana', lastName: 'Lopez', city: '' } });
+    expect(res.status).toBe(200);
+    const profile = (await res.json()) as { teamName: string | null; jerseyNumber: number | null; city: string | null };
+    expect(profile).toMatchObject({ teamName: 'Rockets', jerseyNumber: 9, city: null });
+  });
+});

@@ -23,9 +23,14 @@ export function profileRoutes(deps: AppDeps) {
       return c.json(toProfileDto(row));
     })
     .patch('/', async (c) => {
-      const parsed = profileEditSchema.safeParse(await c.req.json().catch(() => null));
+      const body = (await c.req.json().catch(() => null)) as Record<string, unknown> | null;
+      const parsed = profileEditSchema.safeParse(body);
       if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
-      const row = await editProfile(deps, c.var.viewer.userId, parsed.data);
+      // Names are always sent; an optional field left out of the body keeps its value.
+      const changes = Object.fromEntries(
+        Object.entries(parsed.data).filter(([key]) => key === 'firstName' || key === 'lastName' || key in body!),
+      ) as typeof parsed.data;
+      const row = await editProfile(deps, c.var.viewer.userId, changes);
       return row ? c.json(toProfileDto(row)) : notFound(c);
     })
     .post('/tutorial', async (c) => {

@@ -53,7 +53,7 @@ async function update(deps: ProfileDeps, userId: string, values: Partial<typeof 
   return row ?? null;
 }
 
-export function editProfile(deps: ProfileDeps, userId: string, input: ProfileEdit) {
+export function editProfile(deps: ProfileDeps, userId: string, input: Partial<ProfileEdit>) {
   return update(deps, userId, input);
 }
 
