@@ -67,7 +67,10 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   await page.getByText(PROFILE.avatarUpdated.title).waitFor();
   const first = await page.getByTestId('avatar-image').getAttribute('src');
   expect(first).toMatch(/^\/api\/media\/avatars\//);
-  const size = await page.getByTestId('avatar-image').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
+  const size = await page.getByTestId('avatar-image').evaluate(async (img: HTMLImageElement) => {
+    await img.decode();
+    return [img.naturalWidth, img.naturalHeight];
+  });
   expect(size).toEqual([320, 320]);
   await page.getByRole('button', { name: 'Reposition profile photo' }).click();
   await page.getByTestId('avatar-cropper').waitFor();

@@ -107,6 +107,7 @@ it('plays, seeks and downloads reels, picks a thumbnail, shows photos and prices
 
   // Photos in order, looping, each downloadable.
   const photos = page.locator('section', { has: page.getByRole('heading', { name: DASHBOARD.cards.photos }) });
+  await photos.getByRole('img').first().waitFor();
   expect(await photos.getByRole('img').count()).toBe(2);
   await photos.getByRole('button', { name: 'Next photo' }).click();
   await photos.getByRole('button', { name: 'Next photo' }).click();
