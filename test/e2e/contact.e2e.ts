@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CONTACT } from '../../src/common/messages';
-import { launchBrowser, newPage, shot, startProduct, type Product } from './support';
+import { launchBrowser, newPage, shot, startProduct } from './support';
 
 let browser: Browser;
 beforeAll(async () => {

@@ -7,6 +7,7 @@ import { ACCOUNT_EXISTS, AUTH_ERRORS, USERNAME_TAKEN } from '../../common/messag
 import type { Registration } from '../../common/schemas';
 import type { Auth } from '../auth/auth';
 import type { Db } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
 import { homepageSignups, user, userProfiles } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { newSignupNotificationMail } from '../mail/templates';
@@ -182,9 +183,4 @@ export async function saveHomepageSignup(
   input: { firstName: string; lastName: string; email: string },
 ): Promise<void> {
   await db.insert(homepageSignups).values({ ...input, email: input.email.toLowerCase() });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
 }

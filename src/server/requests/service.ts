@@ -3,6 +3,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { REQUEST } from '../../common/messages';
 import type { Db } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
 import { highlightRequests, userProfiles } from '../db/schema';
 import { listActiveEvents } from '../events/routes';
 import type { Mailer } from '../mail/mailer';
@@ -73,8 +74,7 @@ export async function createRequest(
       .returning()) as [RequestRow];
   } catch (error) {
     // Two submits at once: the partial unique index lets only one through.
-    const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-    if (code === '23505') throw new RequestRejected('ALREADY_OPEN', REQUEST.alreadyOpen, REQUEST.failedTitle);
+    if (isUniqueViolation(error)) throw new RequestRejected('ALREADY_OPEN', REQUEST.alreadyOpen, REQUEST.failedTitle);
     throw error;
   }
   await deps.bus.publish({ topic: 'highlight_requests', userId, action: 'insert', id: row.id });

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { asc, eq } from 'drizzle-orm';
 import { MEDIA } from '../../common/messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
+import { isUuid } from '../db/errors';
 import { userStills } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
@@ -31,7 +32,7 @@ export function stillRoutes(deps: AppDeps) {
     })
     .get('/:id/download', async (c) => {
       const id = c.req.param('id');
-      const [still] = /^[0-9a-f-]{36}$/i.test(id) ? await deps.db.select().from(userStills).where(eq(userStills.id, id)) : [];
+      const [still] = isUuid(id) ? await deps.db.select().from(userStills).where(eq(userStills.id, id)) : [];
       const viewer = c.var.viewer;
       if (!still || (still.userId !== viewer.userId && !viewer.isAdmin)) return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
       const ext = still.storageUrl.split('.').pop() ?? 'jpg';

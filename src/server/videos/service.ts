@@ -3,6 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { THUMBNAIL_MAX_BYTES } from '../../common/constants';
 import type { Viewer } from '../auth/session';
 import type { Db } from '../db/client';
+import { isUuid } from '../db/errors';
 import { userVideos } from '../db/schema';
 import { reencodeImage } from '../media/images';
 import type { EventBus } from '../realtime/bus';
@@ -45,7 +46,7 @@ export async function listVisibleVideos(db: Db, userId: string): Promise<VideoRo
 
 /** The video if `viewer` may watch it: the owner when it is visible and active, or an admin. */
 export async function findWatchableVideo(db: Db, viewer: Viewer, videoId: string): Promise<VideoRow | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(videoId)) return null;
+  if (!isUuid(videoId)) return null;
   const [row] = await db.select().from(userVideos).where(eq(userVideos.id, videoId));
   if (!row) return null;
   if (viewer.isAdmin) return row;

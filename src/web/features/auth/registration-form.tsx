@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { HEADSHOT_MAX_BYTES, REGISTRATION_EVENTS, TIMING, US_STATES } from '../../../common/constants';
+import { HEADSHOT_MAX_BYTES, REGISTRATION_EVENTS, TIMING } from '../../../common/constants';
 import {
   AUTH_ERRORS,
   AUTH_TOAST_TITLES,
@@ -18,6 +18,7 @@ import { registrationSchema, type RegistrationInput, type Registration } from '.
 import { ApiRequestError, isNetworkError } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
+import { UsStateSelect } from '../../ui/us-state-select';
 import { Field, Input, NativeSelect } from '../../ui/form-controls';
 
 export interface RegistrationPrefill {
@@ -139,14 +140,7 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
         <Input type="date" autoComplete="bday" {...form.register('birthday')} />
       </Field>
       <Field label="State" error={errors.state?.message}>
-        <NativeSelect {...form.register('state')}>
-          <option value="">Select a state</option>
-          {US_STATES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </NativeSelect>
+        <UsStateSelect placeholder="Select a state" {...form.register('state')} />
       </Field>
       <Field label="City" error={errors.city?.message}>
         <Input autoComplete="address-level2" {...form.register('city')} />

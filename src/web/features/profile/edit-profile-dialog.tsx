@@ -1,14 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { US_STATES } from '../../../common/constants';
 import { AUTH_TOAST_TITLES, DASHBOARD, LABELS, PROFILE } from '../../../common/messages';
 import { profileEditSchema, type ProfileEdit, type ProfileEditInput } from '../../../common/schemas';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
+import { UsStateSelect } from '../../ui/us-state-select';
 import { Dialog, DialogContent } from '../../ui/dialog';
-import { Field, Input, NativeSelect } from '../../ui/form-controls';
+import { Field, Input } from '../../ui/form-controls';
 import { useEditProfile } from './api';
 
 const toForm = (p: ProfileDto): ProfileEditInput => ({
@@ -66,14 +66,7 @@ export function EditProfileDialog({ profile, trigger }: { profile: ProfileDto; t
               <Input {...form.register('city')} />
             </Field>
             <Field label="State" optional className="sm:col-span-2" error={errors.state?.message}>
-              <NativeSelect {...form.register('state')}>
-                <option value="">{DASHBOARD.notSpecified}</option>
-                {US_STATES.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </NativeSelect>
+              <UsStateSelect placeholder={DASHBOARD.notSpecified} {...form.register('state')} />
             </Field>
             <div className="flex justify-end gap-3 sm:col-span-2">
               <Button type="button" variant="outline" onClick={() => setOpen(false)}>
