@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { DASHBOARD, PROFILE, REQUEST, TUTORIAL, LABELS } from '../../src/common/messages';
+import { AUTH_REQUIRED, DASHBOARD, PROFILE, REQUEST, TUTORIAL, LABELS } from '../../src/common/messages';
 import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
 
 let product: Product;
@@ -118,6 +118,11 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   await page.reload();
   await page.getByRole('heading', { name: 'Riley Park' }).waitFor();
   await shot(page, 'dashboard-04-done-390');
-
   expect(errors).toEqual([]);
+
+  // The session ends while the page is open: the next refresh says so and goes to sign-in.
+  await page.context().clearCookies();
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await page.getByText(AUTH_REQUIRED.description).waitFor();
+  await page.waitForURL('**/auth');
 });
