@@ -111,6 +111,20 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   expect(await locked.isDisabled()).toBe(true);
   await page.reload();
   await card.getByRole('button', { name: DASHBOARD.requestSubmitted }).waitFor();
+
+  // Live update: a change made elsewhere (here a request sent from outside the page) reaches
+  // the open dashboard through the event stream, well before the 10 s poll.
+  await page.locator('main[data-live="connected"]').waitFor();
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const sent = Date.now();
+  const other = await fetch(`${product.url}/api/requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: product.url, cookie },
+    body: JSON.stringify({ eventId: 'chicago-3v3-2024', games: [] }),
+  });
+  expect(other.status).toBe(201);
+  await card.getByText('Chicago 3v3 (Chicago, IL, Nov 9)').waitFor({ timeout: 4000 });
+  expect(Date.now() - sent).toBeLessThan(4000);
   await shot(page, 'dashboard-03-done-1280');
 
   // The same dashboard at phone width.

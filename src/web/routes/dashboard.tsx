@@ -50,7 +50,7 @@ function Dashboard() {
   const profile = useProfile();
   const signOut = useSignOut(SIGN_OUT_FAILED_DASHBOARD);
   const order = useReturnToasts();
-  useLiveUpdates();
+  const live = useLiveUpdates();
 
   if (profile.isPending) {
     return (
@@ -71,7 +71,7 @@ function Dashboard() {
   return (
     <>
       <ProfileHeader profile={p} />
-      <main className="mx-auto max-w-7xl px-4 pb-16 pt-8 md:px-8">
+      <main className="mx-auto max-w-7xl px-4 pb-16 pt-8 md:px-8" data-live={live ? 'connected' : 'offline'}>
         {order && (
           <p className="mb-6 rounded-lg border border-green-800 bg-green-950/40 p-4 text-sm text-green-200" data-testid="order-summary">
             Order {order.id.slice(-12)}: ${(order.amount / 100).toFixed(2)}, {order.status}
