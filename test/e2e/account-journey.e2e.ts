@@ -1,5 +1,8 @@
 // The whole account life cycle in a real browser: home page sign-up, full registration,
 // verification mail, dashboard, sign out, sign in, forgot password, reset, sign in again.
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { AUTH_ERRORS, BRAND, PASSWORD_MISMATCH, SIGNED_OUT, VERIFY_EMAIL, WELCOME_BACK, LABELS } from '../../src/common/messages';
@@ -46,6 +49,9 @@ it('takes a new family from the home page to a verified account and through a pa
   await page.getByLabel('Team Name').fill('Austin Elite');
   await page.getByLabel('Event').selectOption('stria-sport-3x3');
   await page.getByLabel('Jersey Number').fill('23');
+  const headshot = path.join(os.tmpdir(), `headshot-${Date.now()}.jpg`);
+  await sharp({ create: { width: 600, height: 800, channels: 3, background: '#b45309' } }).jpeg().toFile(headshot);
+  await page.getByLabel('Headshot').setInputFiles(headshot);
   await shot(page, 'journey-02-signup-filled');
   await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
 
@@ -68,9 +74,10 @@ it('takes a new family from the home page to a verified account and through a pa
   await page.waitForURL('**/dashboard');
   await page.getByRole('heading', { name: 'Jordan Reyes' }).waitFor();
   await page.getByText('Austin Elite · #23').waitFor();
-  // First run: the two-step tutorial (no photo yet).
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Done' }).click();
+  // The headshot from registration is the profile photo, so no first-run tutorial.
+  await page.getByTestId('avatar-image').waitFor();
+  expect(await page.getByTestId('avatar-image').getAttribute('src')).toMatch(/^\/api\/media\/profile-photos\//);
+  expect(await page.getByRole('button', { name: 'Next' }).count()).toBe(0);
   await shot(page, 'journey-04-dashboard');
 
   // Sign out.

@@ -16,7 +16,12 @@ afterAll(async () => {
 
 it('opens a full-screen menu at 390px that closes on every route change', async () => {
   const { page, errors } = await newPage(browser, 390);
-  await page.goto(product.url);
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+  await page.goto(product.url, { waitUntil: 'networkidle' });
+  // Public pages load only their own code: the dashboard and admin bundles stay on the server.
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((s) => /\/assets\/(dashboard|admin)-/.test(s))).toEqual([]);
   const nav = page.getByRole('navigation', { name: 'Main' });
   // The desktop links are hidden at this width.
   expect(await nav.getByRole('link', { name: NAV.about }).isVisible()).toBe(false);
