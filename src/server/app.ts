@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { accountRoutes } from './accounts/routes';
-import { requireAdmin, getViewer, type ViewerEnv } from './auth/session';
+import { adminRoutes } from './admin/routes';
+import { getViewer } from './auth/session';
 import { authRoutes } from './auth/routes';
 import { trustedOrigins } from './auth/auth';
 import { contactRoutes } from './contact/routes';
@@ -26,7 +27,6 @@ export const webDistDir = path.join(projectRoot, 'dist', 'web');
 
 /** The JSON API under /api; its type is what the web app's typed client is built from. */
 export function createApi(deps: AppDeps) {
-  const { auth, db } = deps;
   return new Hono()
     .get('/health', async (c) => {
       c.header('Cache-Control', 'no-store');
@@ -43,13 +43,7 @@ export function createApi(deps: AppDeps) {
     .route('/media', mediaRoutes(deps))
     .route('/orders', orderRoutes(deps))
     .route('/promo-codes', promoRoutes(deps))
-    .route(
-      '/admin',
-      new Hono<ViewerEnv>().use(requireAdmin(auth, db)).get('/whoami', (c) => {
-        const viewer = c.var.viewer;
-        return c.json({ userId: viewer.userId, email: viewer.email, name: viewer.name });
-      }),
-    );
+    .route('/admin', adminRoutes(deps));
 }
 
 export function createApp(deps: AppDeps) {
