@@ -1,8 +1,19 @@
 // Live updates: the event stream delivers a change to its owner and never to another user;
-// on PostgreSQL two buses (two API instances) share every event.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// on PostgreSQL two buses (two API instances) share every event through LISTEN/NOTIFY.
+import { Hono } from 'hono';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/client';
-import { createEventBus, type ChangeEvent } from '../../src/server/realtime/bus';
+import {
+  CHANNEL,
+  LISTENER_APPLICATION_NAME,
+  createEventBus,
+  parseChangeEvent,
+  serializeChangeEvent,
+  type ChangeEvent,
+  type EventBus,
+} from '../../src/server/realtime/bus';
+import { realtimeRoutes } from '../../src/server/realtime/routes';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 
 let app: TestApp;
@@ -13,37 +24,76 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** Opens the stream and returns a reader of named SSE events. */
+type SseBlock = { event: string; data: string; comment: boolean };
+
+/** Reads SSE blocks (events and comments) from a response body, each within a time limit. */
+function sseReader(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const block = async (timeoutMs: number): Promise<SseBlock> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const text = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const comment = text.split('\n').every((line) => line.startsWith(':'));
+        const event = /^event: ?(.*)$/m.exec(text)?.[1] ?? (comment ? '' : 'message');
+        const data = /^data: ?(.*)$/m.exec(text)?.[1] ?? '';
+        return { event, data, comment };
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('no event in time');
+      let timer: NodeJS.Timeout | undefined;
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no event in time')), left);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (chunk.done) throw new Error('stream ended');
+      buffer += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  return {
+    /** The next named event, skipping heartbeat comments. */
+    async next(timeoutMs = 5000): Promise<{ event: string; data: string }> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const b = await block(Math.max(1, deadline - Date.now()));
+        if (!b.comment) return { event: b.event, data: b.data };
+      }
+    },
+    block,
+    /** Resolves true once the stream ends (false if it is still open after the time limit). */
+    async ended(timeoutMs = 5000): Promise<boolean> {
+      const deadline = Date.now() + timeoutMs;
+      try {
+        for (;;) await block(Math.max(1, deadline - Date.now()));
+      } catch (error) {
+        return (error as Error).message === 'stream ended';
+      }
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
+/** Opens the stream over real HTTP and returns a reader of named SSE events. */
 async function openStream(cookie: string) {
   const controller = new AbortController();
   const res = await app.fetch('/api/realtime/stream', { cookie, signal: controller.signal });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const next = async (timeoutMs = 5000): Promise<{ event: string; data: string }> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: ?(.*)$/m.exec(block)?.[1] ?? 'message';
-        const data = /^data: ?(.*)$/m.exec(block)?.[1] ?? '';
-        return { event, data };
-      }
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error('no event in time');
-      const chunk = await Promise.race([
-        reader.read(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no event in time')), left)),
-      ]);
-      if (chunk.done) throw new Error('stream ended');
-      buffer += decoder.decode(chunk.value, { stream: true });
-    }
+  const reader = sseReader(res.body!);
+  return {
+    res,
+    next: reader.next,
+    close: () => {
+      void reader.cancel();
+      controller.abort();
+    },
   };
-  return { next, close: () => controller.abort() };
 }
 
 const change = (userId: string, id: string): ChangeEvent => ({ topic: 'highlight_requests', userId, action: 'insert', id });
@@ -52,6 +102,19 @@ describe('event stream', () => {
   it('is for signed-in users only', async () => {
     const res = await app.fetch('/api/realtime/stream');
     expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).not.toMatch(/event-stream/);
+  });
+
+  it('starts with ready, is never cached and never buffered by a proxy', async () => {
+    const a = await createVerifiedUser(app);
+    const stream = await openStream(a.cookie);
+    try {
+      expect(stream.res.headers.get('cache-control')).toBe('no-store');
+      expect(stream.res.headers.get('x-accel-buffering')).toBe('no');
+      expect((await stream.next()).event).toBe('ready');
+    } finally {
+      stream.close();
+    }
   });
 
   it("delivers the owner's changes and never another user's", async () => {
@@ -61,6 +124,7 @@ describe('event stream', () => {
     try {
       expect((await stream.next()).event).toBe('ready');
       await app.server.deps.bus.publish(change(b.userId, 'for-b'));
+      await app.server.deps.bus.publish({ topic: 'orders', userId: b.userId, action: 'update', id: 'also-for-b' });
       await app.server.deps.bus.publish(change(a.userId, 'for-a'));
       const first = await stream.next();
       expect(first.event).toBe('change');
@@ -103,20 +167,221 @@ describe('event stream', () => {
   });
 });
 
-describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('on PostgreSQL', () => {
-  it('shares events between two API instances through LISTEN/NOTIFY', async () => {
-    expect(app.server.deps.bus.kind).toBe('postgres');
-    const url = app.server.deps.database.pool!.options.connectionString!;
-    const second = await openDatabase({ url, pgliteDir: '' });
-    const otherBus = await createEventBus(second);
+describe('event stream lifecycle', () => {
+  /** The same routes with a short heartbeat and a bus that counts its subscribers. */
+  function quickRoutes() {
+    const bus = app.server.deps.bus;
+    let subscribers = 0;
+    const counting: EventBus = {
+      kind: bus.kind,
+      publish: (e) => bus.publish(e),
+      subscribe(listener) {
+        subscribers += 1;
+        const off = bus.subscribe(listener);
+        return () => {
+          subscribers -= 1;
+          off();
+        };
+      },
+      close: async () => {},
+    };
+    const routes = new Hono().route('/', realtimeRoutes({ ...app.server.deps, bus: counting }, { heartbeatMs: 100 }));
+    return { routes, subscribers: () => subscribers };
+  }
+
+  it('sends a heartbeat comment and unsubscribes when the client goes away', async () => {
+    const a = await createVerifiedUser(app);
+    const { routes, subscribers } = quickRoutes();
+    const res = await routes.request('/stream', { headers: { cookie: a.cookie } });
+    expect(res.status).toBe(200);
+    const reader = sseReader(res.body!);
+    expect((await reader.block(5000)).event).toBe('ready');
+    expect(subscribers()).toBe(1);
+    const ping = await reader.block(5000);
+    expect(ping.comment).toBe(true);
+    await reader.cancel();
+    await expect.poll(subscribers, { timeout: 5000 }).toBe(0);
+  });
+
+  it('ends when the session ends', async () => {
+    const a = await createVerifiedUser(app);
+    const { routes, subscribers } = quickRoutes();
+    const res = await routes.request('/stream', { headers: { cookie: a.cookie } });
+    const reader = sseReader(res.body!);
     try {
-      const heard: ChangeEvent[] = [];
-      otherBus.subscribe((e) => heard.push(e));
-      await app.server.deps.bus.publish(change('user-x', 'across'));
-      await expect.poll(() => heard.map((e) => e.id), { timeout: 5000 }).toEqual(['across']);
+      expect((await reader.block(5000)).event).toBe('ready');
+      const out = await app.fetch('/api/auth/sign-out', { method: 'POST', cookie: a.cookie, json: {} });
+      expect(out.status).toBe(200);
+      expect(await reader.ended(5000)).toBe(true);
+      await expect.poll(subscribers, { timeout: 5000 }).toBe(0);
     } finally {
-      await otherBus.close();
-      await second.close();
+      await reader.cancel();
     }
+  });
+});
+
+describe('change event payloads', () => {
+  it('accepts only well-formed events and keeps only their known fields', () => {
+    const good = { topic: 'orders', userId: 'u1', action: 'update', id: 'o1' };
+    expect(parseChangeEvent(JSON.stringify({ ...good, extra: 'x' }))).toEqual(good);
+    expect(parseChangeEvent(JSON.stringify({ topic: 'orders', userId: 'u1', action: 'delete' }))).toEqual({
+      topic: 'orders',
+      userId: 'u1',
+      action: 'delete',
+    });
+    for (const bad of [
+      undefined,
+      '',
+      'not json',
+      'null',
+      '[]',
+      '42',
+      JSON.stringify({ ...good, topic: 'users' }),
+      JSON.stringify({ ...good, action: 'truncate' }),
+      JSON.stringify({ ...good, userId: 7 }),
+      JSON.stringify({ ...good, userId: '' }),
+      JSON.stringify({ ...good, id: { a: 1 } }),
+    ]) {
+      expect(parseChangeEvent(bad)).toBeNull();
+    }
+  });
+
+  it('refuses to publish a malformed or oversized event', async () => {
+    const bus = app.server.deps.bus;
+    await expect(bus.publish({ topic: 'nope', userId: 'u', action: 'insert' } as unknown as ChangeEvent)).rejects.toThrow();
+    expect(() => serializeChangeEvent({ topic: 'orders', userId: 'u', action: 'insert', id: 'x'.repeat(9000) })).toThrow();
+  });
+});
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('on PostgreSQL', () => {
+  const url = () => app.server.deps.database.pool!.options.connectionString!;
+
+  /** How many listening connections the test database has. */
+  async function listenerCount(): Promise<number> {
+    const { rows } = await app.server.deps.database.pool!.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+      [LISTENER_APPLICATION_NAME],
+    );
+    return rows[0]!.n;
+  }
+
+  /** A second API instance's bus: its own database handle on the same database. */
+  async function secondInstance() {
+    const database = await openDatabase({ url: url(), pgliteDir: '' });
+    const bus = await createEventBus(database);
+    return {
+      bus,
+      async close() {
+        await bus.close();
+        await database.close();
+      },
+    };
+  }
+
+  const unsubscribes: (() => void)[] = [];
+  afterEach(() => {
+    for (const off of unsubscribes.splice(0)) off();
+  });
+
+  /** Collects what a bus hears; `until(id)` waits for an event with that id. */
+  function record(bus: EventBus) {
+    const heard: ChangeEvent[] = [];
+    unsubscribes.push(bus.subscribe((e) => heard.push(e)));
+    return {
+      heard,
+      ids: () => heard.map((e) => e.id),
+      until: (id: string) => expect.poll(() => heard.some((e) => e.id === id), { timeout: 5000 }).toBe(true),
+    };
+  }
+
+  it('shares events between two API instances, each hearing each event exactly once', async () => {
+    expect(app.server.deps.bus.kind).toBe('postgres');
+    const other = await secondInstance();
+    try {
+      expect(other.bus.kind).toBe('postgres');
+      const here = record(app.server.deps.bus);
+      const there = record(other.bus);
+      await app.server.deps.bus.publish(change('user-x', 'from-one'));
+      await other.bus.publish(change('user-y', 'from-two'));
+      await app.server.deps.bus.publish(change('user-z', 'end'));
+      await here.until('end');
+      await there.until('end');
+      expect(here.ids()).toEqual(['from-one', 'from-two', 'end']);
+      expect(there.ids()).toEqual(['from-one', 'from-two', 'end']);
+      expect(there.heard[0]).toEqual(change('user-x', 'from-one'));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("delivers another instance's event to the owner's open stream", async () => {
+    const a = await createVerifiedUser(app);
+    const other = await secondInstance();
+    const stream = await openStream(a.cookie);
+    try {
+      await stream.next();
+      await other.bus.publish({ topic: 'user_videos', userId: a.userId, action: 'update', id: 'v1' });
+      expect(JSON.parse((await stream.next()).data)).toEqual({ topic: 'user_videos', action: 'update', id: 'v1' });
+    } finally {
+      stream.close();
+      await other.close();
+    }
+  });
+
+  it('ignores malformed notifications on the channel', async () => {
+    const here = record(app.server.deps.bus);
+    const pool = app.server.deps.database.pool!;
+    for (const payload of ['', 'not json', '{"topic":"users","userId":"u","action":"insert"}', '{"topic":"orders","action":"insert"}']) {
+      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+    }
+    await app.server.deps.bus.publish(change('user-x', 'valid'));
+    await here.until('valid');
+    expect(here.ids()).toEqual(['valid']);
+  });
+
+  it('reconnects when the listening connection is dropped', async () => {
+    const here = record(app.server.deps.bus);
+    expect(await listenerCount()).toBe(1);
+    const admin = new pg.Client({ connectionString: url() });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ ok: boolean }>(
+        'SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+        [LISTENER_APPLICATION_NAME],
+      );
+      expect(rows.map((r) => r.ok)).toEqual([true]);
+    } finally {
+      await admin.end();
+    }
+    // Events published while it is down are lost; keep publishing until one is heard.
+    let n = 0;
+    await expect
+      .poll(
+        async () => {
+          n += 1;
+          await app.server.deps.bus.publish(change('user-x', `after-${n}`));
+          await new Promise((r) => setTimeout(r, 100));
+          return here.heard.length > 0;
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe(true);
+    expect(await listenerCount()).toBe(1);
+    // Once back, every event arrives once.
+    const before = here.heard.length;
+    await app.server.deps.bus.publish(change('user-x', 'settled'));
+    await here.until('settled');
+    await app.server.deps.bus.publish(change('user-x', 'settled-2'));
+    await here.until('settled-2');
+    const later = here.ids().slice(before);
+    expect(later.filter((id) => id === 'settled')).toHaveLength(1);
+    expect(later.filter((id) => !id!.startsWith('after-'))).toEqual(['settled', 'settled-2']);
+  });
+
+  it('releases its listening connection on close', async () => {
+    const other = await secondInstance();
+    expect(await listenerCount()).toBe(2);
+    await other.close();
+    await expect.poll(listenerCount, { timeout: 5000 }).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 // GET /api/realtime/stream: server-sent events of the changes that concern the signed-in user.
-// Each event carries only the topic, the action and the row id: never another user's data.
+// Each event carries only the topic, the action and the row id: never a user id, and never a
+// change that belongs to another user.
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { requireUser, type ViewerEnv } from '../auth/session';
@@ -7,46 +8,77 @@ import type { AppDeps } from '../http/deps';
 import type { ChangeEvent } from './bus';
 
 const HEARTBEAT_MS = 25_000;
+/** A client that reads slower than its changes arrive is cut off; EventSource reconnects. */
+const MAX_QUEUED = 500;
+/** How soon EventSource should reconnect after the stream drops. */
+const RETRY_MS = 3_000;
 
-export function realtimeRoutes(deps: AppDeps) {
+export interface RealtimeOptions {
+  /** How often a heartbeat is sent, and the session checked again (25 s). */
+  heartbeatMs?: number;
+}
+
+export function realtimeRoutes(deps: AppDeps, opts: RealtimeOptions = {}) {
+  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   return new Hono<ViewerEnv>().get('/stream', requireUser(deps.auth, deps.db), (c) => {
     const userId = c.var.viewer.userId;
-    c.header('Cache-Control', 'no-store');
-    c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, async (stream) => {
+    const requestHeaders = c.req.raw.headers;
+    const res = streamSSE(c, async (stream) => {
       const queue: ChangeEvent[] = [];
+      let open = true;
       let wake: (() => void) | null = null;
+      const stop = () => {
+        open = false;
+        wake?.();
+      };
       const unsubscribe = deps.bus.subscribe((event) => {
-        if (event.userId !== userId) return;
+        if (!open || event.userId !== userId) return;
+        if (queue.length >= MAX_QUEUED) return stop();
         queue.push(event);
         wake?.();
       });
-      let open = true;
-      stream.onAbort(() => {
-        open = false;
-        wake?.();
-      });
+      stream.onAbort(stop);
       try {
-        await stream.writeSSE({ event: 'ready', data: '{}' });
-        while (open) {
+        await stream.writeSSE({ event: 'ready', data: '{}', retry: RETRY_MS });
+        while (open && !stream.aborted) {
           const event = queue.shift();
           if (event) {
-            await stream.writeSSE({ event: 'change', data: JSON.stringify({ topic: event.topic, action: event.action, id: event.id ?? null }) });
+            // Only these three fields: the owner's id stays on the server.
+            const data = JSON.stringify({ topic: event.topic, action: event.action, id: event.id ?? null });
+            await stream.writeSSE({ event: 'change', data });
             continue;
           }
           const timedOut = await new Promise<boolean>((resolve) => {
-            const timer = setTimeout(() => resolve(true), HEARTBEAT_MS);
+            const timer = setTimeout(() => resolve(true), heartbeatMs);
             wake = () => {
               clearTimeout(timer);
               resolve(false);
             };
           });
           wake = null;
-          if (timedOut && open) await stream.writeSSE({ event: 'ping', data: '{}' });
+          if (!timedOut || !open) continue;
+          // A session that has ended (signed out, expired, revoked) ends its stream.
+          if (!(await stillSignedIn(deps, requestHeaders, userId))) break;
+          // A comment: keeps proxies from closing an idle connection; EventSource ignores it.
+          await stream.write(': ping\n\n');
         }
       } finally {
+        open = false;
         unsubscribe();
       }
     });
+    // streamSSE sets its own Cache-Control; ours wins.
+    res.headers.set('Cache-Control', 'no-store');
+    res.headers.set('X-Accel-Buffering', 'no');
+    return res;
   });
+}
+
+async function stillSignedIn(deps: AppDeps, headers: Headers, userId: string): Promise<boolean> {
+  try {
+    const session = await deps.auth.api.getSession({ headers });
+    return session?.user.id === userId;
+  } catch {
+    return true; // a database hiccup is not a sign-out; the next heartbeat asks again
+  }
 }
