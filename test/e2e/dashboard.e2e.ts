@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { AUTH_REQUIRED, DASHBOARD, PROFILE, REQUEST, TUTORIAL, LABELS } from '../../src/common/messages';
-import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
+import { launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
 let product: Product;
 let browser: Browser;
@@ -18,17 +18,6 @@ async function picture(name: string, width: number, height: number, color: strin
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${color}"/><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 4}" fill="#f5d0a9"/></svg>`;
   await sharp(Buffer.from(svg)).jpeg().toFile(file);
   return file;
-}
-
-async function verifiedUser(fullName: string): Promise<{ email: string; link: string }> {
-  const email = `${fullName.split(' ')[0]!.toLowerCase()}.${Date.now()}@example.com`;
-  const res = await fetch(`${product.url}/api/account/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: product.url },
-    body: JSON.stringify({ fullName, email, password: 'secret123' }),
-  });
-  expect(res.status).toBe(201);
-  return { email, link: await mailLink(product, email, 'Confirm') };
 }
 
 beforeAll(async () => {
@@ -42,7 +31,7 @@ afterAll(async () => {
 });
 
 it('lets a verified athlete set up the profile and request a reel', async () => {
-  const { link } = await verifiedUser('Riley Park');
+  const { link } = await signUpByApi(product, 'Riley Park');
   const { page, errors } = await newPage(browser);
   await page.goto(link);
   await page.waitForURL('**/dashboard');

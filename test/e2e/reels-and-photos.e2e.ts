@@ -10,7 +10,7 @@ import { DASHBOARD, MEDIA, PROMO } from '../../src/common/messages';
 import { openDatabase } from '../../src/server/db/client';
 import { highlightRequests, promoCodes, user, userProfiles, userStills, userVideos } from '../../src/server/db/schema';
 import { createDiskStorage } from '../../src/server/storage/storage';
-import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
+import { launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
 let product: Product;
 let browser: Browser;
@@ -56,14 +56,7 @@ afterAll(async () => {
 
 it('plays, seeks and downloads reels, picks a thumbnail, shows photos and prices a reel', async () => {
   const first = await startProduct();
-  const email = `sky.${Date.now()}@example.com`;
-  const res = await fetch(`${first.url}/api/account/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: first.url },
-    body: JSON.stringify({ fullName: 'Sky Rivera', email, password: 'secret123' }),
-  });
-  expect(res.status).toBe(201);
-  const link = await mailLink(first, email, 'Confirm');
+  const { email, link } = await signUpByApi(first, 'Sky Rivera');
   const port = Number(new URL(first.url).port);
   await first.stop(true);
   await seed(first.dataDir, email);

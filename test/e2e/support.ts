@@ -100,3 +100,15 @@ export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
 }
+
+/** Signs up through the API as the simple form would; returns the address and its confirmation link. */
+export async function signUpByApi(product: Product, fullName: string): Promise<{ email: string; link: string }> {
+  const email = `${fullName.split(' ')[0]!.toLowerCase()}.${Date.now()}@example.com`;
+  const res = await fetch(`${product.url}/api/account/sign-up`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: product.url },
+    body: JSON.stringify({ fullName, email, password: 'secret123' }),
+  });
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+  return { email, link: await mailLink(product, email, 'Confirm') };
+}

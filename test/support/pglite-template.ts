@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrationsFolder, type Database, type Db } from '../../src/server/db/client';
+import { migrationsFolder, openDatabase, type Database } from '../../src/server/db/client';
 import * as schema from '../../src/server/db/schema';
 
 const pglitePackage = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/@electric-sql/pglite/package.json');
@@ -57,15 +57,5 @@ export function pgliteTemplate(): Promise<Uint8Array<ArrayBuffer>> {
 
 /** Opens a PGlite database started from the template: in memory, or in `dir` on disk. */
 export async function openPgliteFromTemplate(dir?: string): Promise<Database> {
-  const loadDataDir = new Blob([await pgliteTemplate()]);
-  if (dir) fs.mkdirSync(dir, { recursive: true });
-  const client = dir ? await PGlite.create(dir, { loadDataDir }) : await PGlite.create({ loadDataDir });
-  const pdb = drizzlePglite(client, { schema });
-  return {
-    db: pdb as unknown as Db,
-    kind: 'pglite',
-    pool: null,
-    migrate: () => migratePglite(pdb, { migrationsFolder }),
-    close: () => client.close(),
-  };
+  return openDatabase({ url: null, pgliteDir: dir ?? 'memory://', loadDataDir: new Blob([await pgliteTemplate()]) });
 }

@@ -27,7 +27,12 @@ export interface Database {
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** Opens PostgreSQL at `url`, or PGlite at `pgliteDir` ('memory://' for a throw-away one). */
-export async function openDatabase(opts: { url: string | null; pgliteDir: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  url: string | null;
+  pgliteDir: string;
+  /** A PGlite data-folder dump to start from (tests use a migrated template). */
+  loadDataDir?: Blob;
+}): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -40,7 +45,7 @@ export async function openDatabase(opts: { url: string | null; pgliteDir: string
     };
   }
   if (!opts.pgliteDir.startsWith('memory://')) fs.mkdirSync(opts.pgliteDir, { recursive: true });
-  const client = await PGlite.create(opts.pgliteDir);
+  const client = await PGlite.create(opts.pgliteDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
   const pdb = drizzlePglite(client, { schema });
   return {
     db: pdb as unknown as Db,
