@@ -6,7 +6,8 @@ const apiPort = Number(process.env.API_PORT ?? 3000);
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
-  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: true },
+  // No source maps in the build: they would publish the source of every screen.
+  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,
     proxy: {

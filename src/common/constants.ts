@@ -1,6 +1,9 @@
 // Business constants from the product spec, shared by the browser and the server.
 
 export const MIN_PASSWORD_LENGTH = 6;
+/** The terms: nobody under 13 may have an account; under 18 only with a parent's or guardian's agreement. */
+export const MINIMUM_AGE = 13;
+export const ADULT_AGE = 18;
 export const MAX_PASSWORD_LENGTH = 128;
 export const VERIFICATION_LINK_TTL_SECONDS = 24 * 60 * 60;
 export const HEADSHOT_MAX_BYTES = 5 * 1024 * 1024;

@@ -58,6 +58,22 @@ export const AUTH_ERRORS = {
   invalidResetLink: 'This reset link is invalid or has expired. Please request a new one.',
 } as const;
 
+/** The 429 text with the real wait, from the server's Retry-After. */
+export function rateLimitedText(retryAfterSeconds: number): string {
+  if (retryAfterSeconds <= 60) return AUTH_ERRORS.tooManyAttempts;
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  if (minutes < 60) return `Too many attempts. Please wait ${minutes} minutes and try again.`;
+  const hours = Math.ceil(minutes / 60);
+  return `Too many attempts. Please wait ${hours === 1 ? 'an hour' : `${hours} hours`} and try again.`;
+}
+
+/** A body over the limit of a JSON route. */
+export const REQUEST_TOO_LARGE = 'This request is too large.';
+/** Input that passed the form but that the server cannot store. */
+export const INVALID_INPUT = 'Some of what you entered contains characters that are not allowed. Please check and try again.';
+/** A page address that cannot be read (malformed percent-encoding). */
+export const BAD_PAGE_ADDRESS = 'This address is not valid.';
+
 export const ACCOUNT_EXISTS: ToastText = {
   title: 'Account Already Exists',
   description: 'An account with this email already exists. Please try logging in instead.',
@@ -159,6 +175,10 @@ export const FIELD_ERRORS = {
   birthday: 'Please enter a valid date of birth.',
   state: 'Please choose a state.',
   event: 'Please choose an event.',
+  tooLong: (label: string) => `${label} is too long.`,
+  invalidCharacters: (label: string) => `${label} contains characters that are not allowed.`,
+  tooYoung: 'Athletes must be at least 13 years old to register.',
+  guardianConsent: 'A parent or guardian must agree for athletes under 18.',
 } as const;
 
 export const AUTH_REQUIRED: ToastText = {

@@ -1,17 +1,25 @@
 // Form schemas used by the browser (react-hook-form) and by the server (request validation),
 // so both reject the same input with the same text.
 import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, REGISTRATION_EVENTS, US_STATES } from './constants';
+import { ADULT_AGE, MAX_PASSWORD_LENGTH, MINIMUM_AGE, MIN_PASSWORD_LENGTH, REGISTRATION_EVENTS, US_STATES } from './constants';
 import { FIELD_ERRORS, REQUEST } from './messages';
+
+/**
+ * Control characters (NUL above all, which PostgreSQL cannot store in text) have no place in
+ * anything a person types; tabs and line breaks do.
+ */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const hasControlCharacters = (value: string) => CONTROL_CHARACTERS.test(value);
 
 const required = (label: string, max = 200) =>
   z
     .string({ error: FIELD_ERRORS.required(label) })
     .trim()
     .min(1, FIELD_ERRORS.required(label))
-    .max(max, `${label} is too long`);
+    .max(max, FIELD_ERRORS.tooLong(label))
+    .refine((v) => !hasControlCharacters(v), FIELD_ERRORS.invalidCharacters(label));
 
-const email = z
+export const emailSchema = z
   .string({ error: FIELD_ERRORS.email })
   .trim()
   .toLowerCase()
@@ -21,18 +29,19 @@ const password = z
   .string({ error: FIELD_ERRORS.required('Password') })
   .min(1, FIELD_ERRORS.required('Password'))
   .min(MIN_PASSWORD_LENGTH, FIELD_ERRORS.passwordTooShort)
-  .max(MAX_PASSWORD_LENGTH, 'Password is too long');
+  .max(MAX_PASSWORD_LENGTH, FIELD_ERRORS.tooLong('Password'));
 
-const optionalText = (max: number) =>
+const optionalText = (label: string, max: number) =>
   z
     .string()
     .trim()
-    .max(max)
+    .max(max, FIELD_ERRORS.tooLong(label))
+    .refine((v) => !hasControlCharacters(v), FIELD_ERRORS.invalidCharacters(label))
     .nullish()
     .transform((v) => (v ? v : null));
 
 export const signInSchema = z.object({
-  email,
+  email: emailSchema,
   password: z.string().min(1, FIELD_ERRORS.required('Password')),
 });
 export type SignInInput = z.input<typeof signInSchema>;
@@ -40,7 +49,7 @@ export type SignInValues = z.output<typeof signInSchema>;
 
 export const simpleSignUpSchema = z.object({
   fullName: required('Full Name', 120),
-  email,
+  email: emailSchema,
   password,
 });
 export type SimpleSignUpInput = z.input<typeof simpleSignUpSchema>;
@@ -49,7 +58,7 @@ export type SimpleSignUpValues = z.output<typeof simpleSignUpSchema>;
 export const homepageSignupSchema = z.object({
   firstName: required('First name', 60),
   lastName: required('Last name', 60),
-  email,
+  email: emailSchema,
 });
 export type HomepageSignupInput = z.input<typeof homepageSignupSchema>;
 export type HomepageSignupValues = z.output<typeof homepageSignupSchema>;
@@ -57,8 +66,8 @@ export type HomepageSignupValues = z.output<typeof homepageSignupSchema>;
 export const contactSchema = z.object({
   firstName: required('First name', 60),
   lastName: required('Last name', 60),
-  email,
-  phone: optionalText(40),
+  email: emailSchema,
+  phone: optionalText('Phone', 40),
   subject: required('Subject', 200),
   message: required('Message', 5000),
 });
@@ -67,7 +76,7 @@ export type ContactValues = z.output<typeof contactSchema>;
 
 const usernamePattern = /^[a-zA-Z0-9._-]{3,30}$/;
 
-/** The age a birthday must give: the terms set 13 as the minimum; an adult cannot be 120. */
+/** A real calendar date (YYYY-MM-DD) in the past, less than 120 years ago. */
 function isPlausibleBirthday(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
@@ -76,10 +85,25 @@ function isPlausibleBirthday(value: string): boolean {
   return date < now && date.getUTCFullYear() > now.getUTCFullYear() - 120;
 }
 
-export const registrationSchema = z.object({
+/** Whole years from a YYYY-MM-DD birthday to `today` (a date, compared by its UTC calendar day). */
+export function ageOn(birthday: string, today = new Date()): number {
+  const [y, m, d] = birthday.split('-').map(Number) as [number, number, number];
+  const ty = today.getUTCFullYear();
+  const tm = today.getUTCMonth() + 1;
+  const td = today.getUTCDate();
+  return ty - y - (tm < m || (tm === m && td < d) ? 1 : 0);
+}
+
+/** A checkbox as a form or JSON sends it. */
+const checkbox = z
+  .union([z.boolean(), z.literal('true'), z.literal('on'), z.literal('false'), z.literal('')])
+  .optional()
+  .transform((v) => v === true || v === 'true' || v === 'on');
+
+export const registrationFields = z.object({
   firstName: required('First name', 60),
   lastName: required('Last name', 60),
-  email,
+  email: emailSchema,
   username: z
     .string({ error: FIELD_ERRORS.required('Username') })
     .trim()
@@ -89,10 +113,11 @@ export const registrationSchema = z.object({
   birthday: z
     .string({ error: FIELD_ERRORS.required('Birthday') })
     .min(1, FIELD_ERRORS.required('Birthday'))
-    .refine(isPlausibleBirthday, FIELD_ERRORS.birthday),
+    .refine(isPlausibleBirthday, FIELD_ERRORS.birthday)
+    .refine((v) => ageOn(v) >= MINIMUM_AGE, FIELD_ERRORS.tooYoung),
   state: z.enum(US_STATES, { error: FIELD_ERRORS.state }),
   city: required('City', 100),
-  phoneNumber: optionalText(40),
+  phoneNumber: optionalText('Phone number', 40),
   teamName: required('Team name', 100),
   event: z.enum(
     REGISTRATION_EVENTS.map((e) => e.value) as [string, ...string[]],
@@ -110,6 +135,15 @@ export const registrationSchema = z.object({
       }
       return n;
     }),
+  /** A parent or guardian agreed to the terms: required for athletes under 18. */
+  guardianConsent: checkbox,
+});
+
+/** The terms: at least 13 to register; under 18 only with a parent's or guardian's agreement. */
+export const registrationSchema = registrationFields.superRefine((v, ctx) => {
+  if (ageOn(v.birthday) < ADULT_AGE && !v.guardianConsent) {
+    ctx.addIssue({ code: 'custom', path: ['guardianConsent'], message: FIELD_ERRORS.guardianConsent });
+  }
 });
 export type RegistrationInput = z.input<typeof registrationSchema>;
 export type Registration = z.output<typeof registrationSchema>;
@@ -128,17 +162,17 @@ export function firstIssue(error: z.ZodError): string {
 export const profileEditSchema = z.object({
   firstName: required('First name', 60),
   lastName: required('Last name', 60),
-  teamName: optionalText(100),
-  phone: optionalText(40),
-  city: optionalText(100),
-  state: optionalText(60),
-  jerseyNumber: registrationSchema.shape.jerseyNumber,
+  teamName: optionalText('Team name', 100),
+  phone: optionalText('Phone', 40),
+  city: optionalText('City', 100),
+  state: optionalText('State', 60),
+  jerseyNumber: registrationFields.shape.jerseyNumber,
 });
 export type ProfileEditInput = z.input<typeof profileEditSchema>;
 export type ProfileEdit = z.output<typeof profileEditSchema>;
 
 export const highlightRequestSchema = z.object({
-  eventId: z.string({ error: REQUEST.eventRequired.description }).min(1, REQUEST.eventRequired.description),
-  games: z.array(z.string().min(1)).max(50).default([]),
+  eventId: z.string({ error: REQUEST.eventRequired.description }).min(1, REQUEST.eventRequired.description).max(100),
+  games: z.array(z.string().min(1).max(100)).max(50).default([]),
 });
 export type HighlightRequestInput = z.input<typeof highlightRequestSchema>;

@@ -1,7 +1,7 @@
 // Wires the HTTP app: security middleware, the API routes of each domain, page guards, and the
 // built web app with its client-side routes.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { accountRoutes } from './accounts/routes';
 import { adminRoutes } from './admin/routes';
@@ -18,12 +18,12 @@ import { requestRoutes } from './requests/routes';
 import { stillRoutes } from './stills/routes';
 import { videoRoutes } from './videos/routes';
 import type { AppDeps } from './http/deps';
-import { apiError } from './http/errors';
+import { BAD_PAGE_ADDRESS } from '../common/messages';
+import { jsonBodyLimit } from './http/body-limit';
+import { apiError, onError } from './http/errors';
+import { canonicalPagePath, decodePath } from './http/paths';
 import { originCheck, securityHeaders } from './http/security';
 import { sendFile } from './http/send-file';
-
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const webDistDir = path.join(projectRoot, 'dist', 'web');
 
 /** The JSON API under /api; its type is what the web app's typed client is built from. */
 export function createApi(deps: AppDeps) {
@@ -49,12 +49,30 @@ export function createApi(deps: AppDeps) {
 export function createApp(deps: AppDeps) {
   const { auth, db, config } = deps;
 
-  const app = new Hono();
+  const app = new Hono<{ Variables: { requestId: string } }>();
+  app.onError(onError);
+  app.use(async (c, next) => {
+    // Our own id for every request (a client's X-Request-Id is not trusted into our logs).
+    const id = randomUUID();
+    c.set('requestId', id);
+    c.header('X-Request-Id', id);
+    await next();
+  });
   app.use(securityHeaders({ https: config.baseUrl.startsWith('https://') }));
   app.use('/api/*', originCheck(trustedOrigins(config)));
+  app.use('/api/*', jsonBodyLimit());
   app.route('/api/auth', authRoutes(deps));
   app.route('/api', createApi(deps));
   app.all('/api/*', (c) => apiError(c, 404, 'NOT_FOUND', 'Not found'));
+
+  // Pages answer only at their canonical path, so the guards below see every way of writing one.
+  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+    const url = new URL(c.req.url);
+    const page = canonicalPagePath(url.pathname);
+    if (page.kind === 'invalid') return c.text(BAD_PAGE_ADDRESS, 400);
+    if (page.kind === 'redirect') return c.redirect(`${page.path}${url.search}`, 308);
+    return next();
+  });
 
   // Page guards: the server decides before any screen's code is sent.
   app.on('GET', ['/dashboard', '/dashboard/*'], async (c, next) => {
@@ -73,16 +91,20 @@ export function createApp(deps: AppDeps) {
   app.get('/hero/:file{(desktop|mobile)\\.mp4}', async (c) => {
     const name = c.req.param('file');
     const opts = { cacheControl: 'public, max-age=3600', method: c.req.method, rangeHeader: c.req.header('range') };
-    const res = (await sendFile(path.join(config.heroDir, name), opts)) ?? (await sendFile(path.join(webDistDir, 'hero', name), opts));
+    const res = (await sendFile(path.join(config.heroDir, name), opts)) ?? (await sendFile(path.join(config.webDir, 'hero', name), opts));
     return res ?? c.notFound();
   });
 
   // The built web app: hashed assets cached for a year, everything else falls back to index.html.
+  // Source maps are never served: they would hand out the source of every screen.
   app.get('*', async (c) => {
-    const rel = decodeURIComponent(c.req.path).replace(/^\/+/, '');
+    const decoded = decodePath(new URL(c.req.url).pathname);
+    if (decoded === null) return c.text(BAD_PAGE_ADDRESS, 400);
+    const rel = decoded.replace(/^\/+/, '');
+    if (rel.endsWith('.map')) return c.notFound();
     if (rel && !rel.includes('..')) {
       const immutable = rel.startsWith('assets/');
-      const res = await sendFile(path.join(webDistDir, rel), {
+      const res = await sendFile(path.join(config.webDir, rel), {
         cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
         method: c.req.method,
         rangeHeader: c.req.header('range'),
@@ -90,7 +112,7 @@ export function createApp(deps: AppDeps) {
       if (res) return res;
       if (path.extname(rel)) return c.notFound();
     }
-    const index = await sendFile(path.join(webDistDir, 'index.html'), { cacheControl: 'no-cache' });
+    const index = await sendFile(path.join(config.webDir, 'index.html'), { cacheControl: 'no-cache' });
     return index ?? c.text('The web app is not built yet: run `npm run build`.', 503);
   });
 

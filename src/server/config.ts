@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Config {
   port: number;
@@ -12,13 +13,20 @@ export interface Config {
   databaseUrl: string | null;
   smtpUrl: string | null;
   authSecret: string;
-  /** Trust X-Forwarded-For for the client address (only behind a proxy you control). */
-  trustProxy: boolean;
+  /**
+   * How many proxies of our own stand in front of the server (TRUST_PROXY). 0: the client
+   * address is the socket's; N: the X-Forwarded-For entry N hops from the right.
+   */
+  trustProxy: number;
+  /** The built web app (index.html and assets). */
+  webDir: string;
   /** Folder whose desktop.mp4 / mobile.mp4 replace the built-in hero videos. */
   heroDir: string;
   /** Multiply every rate limit by this (tests use small windows; never 0). */
   rateLimitScale: number;
   logMailLinks: boolean;
+  /** The pause before a failed mail is retried the first time (then doubling). */
+  mailRetryBaseMs: number;
   /** S3-compatible storage; null keeps files on local disk under dataDir/storage. */
   s3: S3Config | null;
 }
@@ -31,6 +39,20 @@ export interface S3Config {
   region: string;
   /** Path-style addressing (most self-hosted S3 servers need it). */
   forcePathStyle: boolean;
+}
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** TRUST_PROXY: unset, 0 or false: no proxy; true or 1: one; a number N: N proxies in a row. */
+export function parseTrustProxy(value: string | undefined): number {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '' || v === '0' || v === 'false') return 0;
+  if (v === 'true') return 1;
+  const hops = Number(v);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10) {
+    throw new Error(`TRUST_PROXY must be a number of proxies (0-10), true or false; got "${value}"`);
+  }
+  return hops;
 }
 
 function loadS3(env: NodeJS.ProcessEnv): S3Config | null {
@@ -69,10 +91,12 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: env.DATABASE_URL || null,
     smtpUrl: env.SMTP_URL || null,
     authSecret: overrides.authSecret ?? loadSecret(dataDir),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    webDir: path.join(projectRoot, 'dist', 'web'),
     heroDir: path.resolve(env.HERO_DIR ?? 'media/hero'),
     rateLimitScale: Number(env.RATE_LIMIT_SCALE ?? 1) || 1,
     logMailLinks: env.LOG_MAIL_LINKS !== '0',
+    mailRetryBaseMs: 5_000,
     s3: loadS3(env),
     ...overrides,
   };

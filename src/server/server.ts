@@ -9,7 +9,8 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import type { AppDeps } from './http/deps';
 import { RateLimiter } from './http/rate-limit';
-import { createMailer, type Mailer } from './mail/mailer';
+import { createMailTransport } from './mail/mailer';
+import { MailQueue } from './mail/queue';
 import { createEventBus } from './realtime/bus';
 import { createStorage } from './storage/storage';
 
@@ -20,13 +21,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function buildDeps(config: Config, opts: { database?: Database; mailer?: Mailer } = {}): Promise<AppDeps> {
+export async function buildDeps(config: Config, opts: { database?: Database } = {}): Promise<AppDeps> {
   const database =
     opts.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') }));
   await database.migrate();
-  const mailer =
-    opts.mailer ??
-    createMailer({ smtpUrl: config.smtpUrl, outboxDir: path.join(config.dataDir, 'mail'), logLinks: config.logMailLinks });
+  const transport = createMailTransport({
+    smtpUrl: config.smtpUrl,
+    outboxDir: path.join(config.dataDir, 'mail'),
+    logLinks: config.logMailLinks,
+  });
+  const mailer = new MailQueue(database.db, transport, { retryBaseMs: config.mailRetryBaseMs });
+  mailer.start();
   const storage = createStorage(config);
   const db = database.db;
   const auth = createAuth({ config, db, mailer });
@@ -34,7 +39,7 @@ export async function buildDeps(config: Config, opts: { database?: Database; mai
   return { config, database, db, mailer, storage, auth, bus, limiter: new RateLimiter(db, config.rateLimitScale) };
 }
 
-export async function startServer(config: Config, opts: { database?: Database; mailer?: Mailer } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, opts: { database?: Database } = {}): Promise<RunningServer> {
   const deps = await buildDeps(config, opts);
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {
@@ -48,6 +53,7 @@ export async function startServer(config: Config, opts: { database?: Database; m
     async close() {
       if ('closeAllConnections' in server) server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.mailer.close();
       await deps.bus.close();
       await deps.database.close();
     },

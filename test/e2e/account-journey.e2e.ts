@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { AUTH_ERRORS, BRAND, PASSWORD_MISMATCH, SIGNED_OUT, VERIFY_EMAIL, WELCOME_BACK, LABELS } from '../../src/common/messages';
+import { AUTH_ERRORS, BRAND, FIELD_ERRORS, PASSWORD_MISMATCH, SIGNED_OUT, VERIFY_EMAIL, WELCOME_BACK, LABELS } from '../../src/common/messages';
 import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
 
 let product: Product;
@@ -52,6 +52,10 @@ it('takes a new family from the home page to a verified account and through a pa
   const headshot = path.join(os.tmpdir(), `headshot-${Date.now()}.jpg`);
   await sharp({ create: { width: 600, height: 800, channels: 3, background: '#b45309' } }).jpeg().toFile(headshot);
   await page.getByLabel('Headshot').setInputFiles(headshot);
+  // A 16-year-old athlete: a parent or guardian has to agree before the account is made.
+  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  await page.getByText(FIELD_ERRORS.guardianConsent).waitFor();
+  await page.getByRole('checkbox', { name: /parent or legal guardian/ }).check();
   await shot(page, 'journey-02-signup-filled');
   await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
 
@@ -138,4 +142,14 @@ it('takes a new family from the home page to a verified account and through a pa
   await page.getByText("You don't have admin privileges").waitFor();
 
   expect(errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([]);
+});
+
+it('ships no source maps: the built scripts name none and a .map address answers 404', async () => {
+  const html = await (await fetch(product.url)).text();
+  const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const script of scripts) {
+    expect(await (await fetch(`${product.url}${script}`)).text()).not.toContain('sourceMappingURL');
+    expect((await fetch(`${product.url}${script}.map`)).status).toBe(404);
+  }
 });

@@ -37,18 +37,21 @@ it('sends a message, mails the team and the sender, and resets the form', async 
     expect(await page.getByLabel('First Name').inputValue()).toBe('');
     expect(await page.getByLabel('Message').inputValue()).toBe('');
     await shot(page, 'contact-01-sent');
-    const mails = fs.readdirSync(path.join(product.dataDir, 'mail'));
-    expect(mails).toHaveLength(2);
+    // The team's copy and the acknowledgement leave through the mail queue.
+    const outbox = path.join(product.dataDir, 'mail');
+    await expect.poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).length : 0), { timeout: 10_000 }).toBe(2);
     expect(errors).toEqual([]);
   } finally {
     await product.stop();
   }
 });
 
-it('keeps the values and shows the failure toast and alert when mail cannot be sent', async () => {
-  const product = await startProduct({ SMTP_URL: 'smtp://127.0.0.1:9?ignoreTLS=true' });
+it('keeps the values and shows the failure toast and alert when the message cannot be sent', async () => {
+  const product = await startProduct();
   try {
     const { page } = await newPage(browser);
+    // The connection drops on the way to the server.
+    await page.route('**/api/contact', (route) => route.abort('connectionreset'));
     const alerts: string[] = [];
     page.on('dialog', (d) => {
       alerts.push(d.message());

@@ -28,6 +28,8 @@ const people = {
   third: { id: 'cli-user-third', name: 'Third Person', email: 'third.person@example.com' },
   fourth: { id: 'cli-user-fourth', name: 'Fourth Person', email: 'fourth.person@example.com' },
 };
+/** Signed up, but never followed the confirmation link. */
+const unconfirmed = { id: 'cli-user-unconfirmed', name: 'Not Confirmed', email: 'not.confirmed@example.com' };
 
 async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   const database = await openDatabase({ url: databaseUrl, pgliteDir: path.join(dataDir, 'db') });
@@ -87,6 +89,7 @@ beforeAll(async () => {
   try {
     await database.migrate();
     await database.db.insert(user).values(Object.values(people).map((p) => ({ ...p, emailVerified: true })));
+    await database.db.insert(user).values({ ...unconfirmed, emailVerified: false });
   } finally {
     await database.close();
   }
@@ -120,6 +123,13 @@ describe('admin CLI', () => {
     const res = await cli('grant', 'nobody.here@example.com');
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('No account with the email nobody.here@example.com');
+  });
+
+  it('refuses to grant admin to an account whose email is not confirmed (issue 6, threat 10)', async () => {
+    const res = await cli('grant', unconfirmed.email);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`The email ${unconfirmed.email} is not confirmed yet`);
+    expect(await adminRow(unconfirmed.id)).toBeNull();
   });
 
   it('without a command or an email it prints the usage and exits 2', async () => {

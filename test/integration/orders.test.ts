@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REQUIRED, PROMO } from '../../src/common/messages';
 import { REEL_PRICE_CENTS } from '../../src/common/constants';
 import { orders, promoCodes } from '../../src/server/db/schema';
+import { RATE_RULES } from '../../src/server/http/rate-limit';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { jsonOf } from '../support/http';
 
@@ -79,5 +80,39 @@ describe('POST /api/promo-codes/check', () => {
     const res = await check('SPRING20', null);
     expect(res.status).toBe(401);
     expect(await jsonOf(res)).toEqual({ code: 'UNAUTHENTICATED', message: AUTH_REQUIRED.description, title: AUTH_REQUIRED.title });
+  });
+});
+
+describe('promo-code guessing (issue 6, threat 12)', () => {
+  it('is limited per account, and per address across accounts', async () => {
+    const strict = await startTestApp();
+    try {
+      const limiter = strict.server.deps.limiter;
+      const perUser = limiter.limitOf(RATE_RULES.promoCheckPerUser);
+      const guess = (cookie: string, code: string) => strict.fetch('/api/promo-codes/check', { method: 'POST', json: { code }, cookie });
+      const first = await createVerifiedUser(strict);
+      for (let i = 0; i < perUser; i++) expect((await guess(first.cookie, `GUESS${i}`)).status).toBe(404);
+      const limited = await guess(first.cookie, 'SPRING20');
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect((await jsonOf(limited)).code).toBe('RATE_LIMITED');
+
+      // Fresh accounts from the same address meet the address limit.
+      const perAddress = limiter.limitOf(RATE_RULES.promoCheckPerIp);
+      let used = perUser + 1;
+      let refused = false;
+      while (!refused && used <= perAddress + perUser) {
+        const next = await createVerifiedUser(strict);
+        for (let i = 0; i < perUser && !refused; i++) {
+          const res = await guess(next.cookie, `MORE${used}`);
+          used += 1;
+          refused = res.status === 429;
+        }
+      }
+      expect(refused).toBe(true);
+      expect(used).toBeLessThanOrEqual(perAddress + 2);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -3,14 +3,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_ERRORS } from '../../src/common/messages';
-import { account, session } from '../../src/server/db/schema';
+import { account, mailQueue, session } from '../../src/server/db/schema';
 import { cookiesFrom, createVerifiedUser, startTestApp, uniqueEmail, type TestApp } from '../support/app';
 import { jsonOf, settle } from '../support/http';
 import { linkIn } from '../support/smtp';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ rateLimitScale: 50 });
+  app = await startTestApp({ rateLimitScale: 50, mailRetryBaseMs: 200 });
 });
 afterAll(async () => {
   await app?.close();
@@ -130,11 +130,33 @@ describe('password reset', () => {
   });
 
   it('an unknown email gets the same answer as a known one, and no mail', async () => {
+    const known = await createVerifiedUser(app);
     const email = uniqueEmail('nobody');
-    const res = await requestReset({ email, redirectTo: '/reset-password' });
-    expect(res.status).toBe(200);
+    const [a, b] = [await requestReset({ email, redirectTo: '/reset-password' }), await requestReset({ email: known.email, redirectTo: '/reset-password' })];
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await a.text()).toBe(await b.text());
+    await app.smtp.waitFor(known.email, 'Reset');
     await settle(300);
     expect(mailsTo(email)).toHaveLength(0);
+  });
+
+  it('the answer does not wait for the mail (issue 6, threat 8): with SMTP down it is the same, and the mail follows later', async () => {
+    const u = await createVerifiedUser(app);
+    app.smtp.setFailing(true);
+    try {
+      const res = await requestReset({ email: u.email, redirectTo: '/reset-password' });
+      expect(res.status).toBe(200);
+      // The reset mail is stored, its first delivery failed, and it waits for a retry.
+      await expect
+        .poll(async () => (await app.db.select().from(mailQueue).where(eq(mailQueue.toAddress, u.email))).filter((m) => m.subject.includes('Reset') && m.lastError).length)
+        .toBe(1);
+      expect(mailsTo(u.email).filter((m) => m.subject.includes('Reset'))).toHaveLength(0);
+    } finally {
+      app.smtp.setFailing(false);
+    }
+    const mail = await app.smtp.waitFor(u.email, 'Reset', 15_000);
+    const follow = await fetch(linkIn(mail), { redirect: 'manual' });
+    expect(new URL(follow.headers.get('location')!, app.origin).searchParams.get('token')).toBeTruthy();
   });
 
   it('refuses to send a reset link that would hand the token to another site', async () => {

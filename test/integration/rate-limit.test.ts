@@ -1,9 +1,9 @@
 // Rate limits (src/server/http/rate-limit.ts): sign-in per address and per account, sign-up,
 // password-reset requests and the contact form. Each test plays its own clients by connecting
-// from its own loopback addresses; the server trusts no proxy header here, as in production.
+// from its own loopback addresses; the server trusts no proxy header here (TRUST_PROXY unset).
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_ERRORS } from '../../src/common/messages';
+import { AUTH_ERRORS, rateLimitedText } from '../../src/common/messages';
 import { contactMessages, rateLimitHits, user } from '../../src/server/db/schema';
 import { RATE_RULES, type RateRule } from '../../src/server/http/rate-limit';
 import { createVerifiedUser, startTestApp, uniqueEmail, type TestApp } from '../support/app';
@@ -28,11 +28,12 @@ const signIn = (ip: string, email: string, password = 'wrong-pass', headers: Rec
 
 function expectLimited(res: RawResponse, rule: RateRule) {
   expect(res.status).toBe(429);
-  expect(res.json()).toMatchObject({ code: 'RATE_LIMITED', message: AUTH_ERRORS.tooManyAttempts });
   const retryAfter = res.headers['retry-after'];
   expect(retryAfter).toMatch(/^\d+$/);
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
   expect(Number(retryAfter)).toBeLessThanOrEqual(rule.windowSeconds);
+  // The text tells the real wait (issue 7: "say the real wait, from the server").
+  expect(res.json()).toEqual({ code: 'RATE_LIMITED', message: rateLimitedText(Number(retryAfter)), retryAfterSeconds: Number(retryAfter) });
 }
 
 describe('rate limits', () => {
@@ -63,19 +64,56 @@ describe('rate limits', () => {
     expectLimited(await signIn('127.0.0.4', uniqueEmail('forge'), 'wrong-pass', { 'x-forwarded-for': '10.9.9.9' }), rule);
   });
 
-  it('sign-in: one account is locked after its limit even from many addresses, right password included', async () => {
+  it('sign-in: a spread-out attack on one account meets the account ceiling, and the owner still gets in', async () => {
+    // Issue 6, threat 6: guessing one account from many addresses.
     const rule = RATE_RULES.signInPerAccount;
     const u = await createVerifiedUser(app);
-    for (let i = 0; i < limitOf(rule); i++) {
+    // The owner signed in once from their own browser, which now remembers the account.
+    const before = await signIn('127.0.1.200', u.email, u.password);
+    expect(before.status).toBe(200);
+    const knownDevice = (before.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!).find((c) => c.startsWith('giot_known='));
+    expect(knownDevice).toBeTruthy();
+    // The owner's sign-in counted as one attempt on the account; the attack uses up the rest.
+    for (let i = 0; i < limitOf(rule) - 1; i++) {
       const res = await signIn(`127.0.1.${i + 1}`, i % 2 ? u.email.toUpperCase() : u.email);
       expect(res.status).toBe(401);
     }
     expectLimited(await signIn('127.0.1.100', u.email), rule);
+    // The right password from a browser that never signed in to this account is held back too...
     const right = await signIn('127.0.1.101', ` ${u.email.toUpperCase()} `, u.password);
     expectLimited(right, rule);
     expect(right.headers['set-cookie'] ?? []).toHaveLength(0);
+    // ...but the owner's own browser, which signed in before, is not.
+    expect((await signIn('127.0.1.102', u.email, u.password, { cookie: knownDevice! })).status).toBe(200);
     // Another account from a fresh address is not affected.
-    expect((await signIn('127.0.1.102', uniqueEmail('other'))).status).toBe(401);
+    expect((await signIn('127.0.1.103', uniqueEmail('other'))).status).toBe(401);
+  });
+
+  it('sign-in: guessing from one address blocks that address only; the owner elsewhere gets in and is told (threat 6)', async () => {
+    const pairRule = RATE_RULES.signInPerAccountAddress;
+    const u = await createVerifiedUser(app);
+    for (let i = 0; i < limitOf(pairRule); i++) expect((await signIn('127.0.3.1', u.email)).status).toBe(401);
+    expectLimited(await signIn('127.0.3.1', u.email), pairRule);
+    // Even the right password from the attacker's address waits out the window.
+    expectLimited(await signIn('127.0.3.1', u.email, u.password), pairRule);
+    // The owner, from an address with no failures, signs in.
+    const owner = await signIn('127.0.3.2', u.email, u.password);
+    expect(owner.status).toBe(200);
+    // The owner was told about the failed attempts, once.
+    const alert = await app.smtp.waitFor(u.email, 'Failed sign-in attempts');
+    expect(alert.text).toContain('/auth?email=');
+    await settle(300);
+    expect(app.smtp.mails.filter((m) => m.to.includes(u.email) && m.subject.includes('Failed sign-in'))).toHaveLength(1);
+    // A success clears that address's count: the owner's own typos later start from zero.
+    const ownerKey = `${pairRule.name}:${u.email}|127.0.3.2`;
+    expect(await app.db.select().from(rateLimitHits).where(eq(rateLimitHits.key, ownerKey))).toHaveLength(0);
+  });
+
+  it('sign-in: no alert mail is sent for an address that has no account', async () => {
+    const ghost = uniqueEmail('ghost');
+    for (let i = 0; i < limitOf(RATE_RULES.signInFailuresPerAccount) + 1; i++) await signIn(`127.0.4.${i + 1}`, ghost);
+    await settle(300);
+    expect(app.smtp.mails.filter((m) => m.to.includes(ghost))).toHaveLength(0);
   });
 
   it('sign-up: an address gets 429 after its limit, and the refused sign-up creates nothing', async () => {
@@ -142,5 +180,60 @@ describe('rate limits', () => {
     expect(app.smtp.mails.filter((m) => m.to.includes(email))).toHaveLength(0);
     expect((await post('127.0.0.41', '/api/contact', message(uniqueEmail('c')))).status).toBe(201);
     expect(await app.db.select().from(rateLimitHits).where(like(rateLimitHits.key, 'contact:ip:%'))).toHaveLength(2);
+  });
+});
+
+describe('client address behind proxies (threat 1)', () => {
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await startTestApp({ rateLimitScale: SCALE, trustProxy: 1 });
+  });
+  afterAll(async () => {
+    await proxied?.close();
+  });
+  const signInVia = (forwardedFor: string, email = uniqueEmail('px'), trusted = proxied) =>
+    requestFrom('127.0.0.1', `${trusted.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      json: { email, password: 'wrong-pass' },
+      headers: { origin: trusted.origin, 'x-forwarded-for': forwardedFor },
+    });
+
+  it('with TRUST_PROXY=1 the address our proxy appended counts, not what the client wrote before it', async () => {
+    const rule = RATE_RULES.signInPerIp;
+    // The client forges a new left-hand entry each time; our proxy appends the real 198.51.100.7.
+    for (let i = 0; i < limitOf(rule); i++) expect((await signInVia(`10.0.0.${i + 1}, 198.51.100.7`)).status).toBe(401);
+    expectLimited(await signInVia('10.0.0.99, 198.51.100.7'), rule);
+    expectLimited(await signInVia('198.51.100.7'), rule);
+    // Another real client behind the same proxy is not affected.
+    expect((await signInVia('10.0.0.1, 198.51.100.8')).status).toBe(401);
+    const keys = (await proxied.db.select().from(rateLimitHits)).map((r) => r.key).filter((k) => k.startsWith('sign-in:ip:'));
+    expect(keys.sort()).toEqual(['sign-in:ip:198.51.100.7', 'sign-in:ip:198.51.100.8']);
+  });
+
+  it('sign-ups with forged left-hand entries are limited too', async () => {
+    const rule = RATE_RULES.signUpPerIp;
+    const signUp = (forwardedFor: string) =>
+      requestFrom('127.0.0.1', `${proxied.url}/api/account/sign-up`, {
+        method: 'POST',
+        json: { fullName: 'Proxy Person', email: uniqueEmail('pxsu'), password: 'secret12' },
+        headers: { origin: proxied.origin, 'x-forwarded-for': forwardedFor },
+      });
+    for (let i = 0; i < limitOf(rule); i++) expect((await signUp(`10.1.0.${i + 1}, 203.0.113.9`)).status).toBe(201);
+    expectLimited(await signUp('10.1.0.200, 203.0.113.9'), rule);
+  });
+
+  it('with TRUST_PROXY=2 the entry two hops from the right counts', async () => {
+    const twoHops = await startTestApp({ rateLimitScale: SCALE, trustProxy: 2 });
+    try {
+      const rule = RATE_RULES.signInPerIp;
+      // client-written, real client (added by the outer proxy), outer proxy (added by the inner one)
+      for (let i = 0; i < limitOf(rule); i++) {
+        expect((await signInVia(`10.2.0.${i + 1}, 192.0.2.44, 172.16.0.1`, uniqueEmail('px2'), twoHops)).status).toBe(401);
+      }
+      expectLimited(await signInVia('10.2.0.99, 192.0.2.44, 172.16.0.1', uniqueEmail('px2'), twoHops), rule);
+      expect((await signInVia('192.0.2.45, 172.16.0.1', uniqueEmail('px2'), twoHops)).status).toBe(401);
+    } finally {
+      await twoHops.close();
+    }
   });
 });

@@ -234,3 +234,56 @@ describe('full registration', () => {
     expect(await usersWith(values.email!)).toHaveLength(0);
   });
 });
+
+describe('minimum age and guardian agreement (issue 6, threat 3: children under 13 registering)', () => {
+  /** The YYYY-MM-DD date `years` years before today (UTC), shifted by `days`. */
+  const yearsAgo = (years: number, days = 0) => {
+    const d = new Date();
+    d.setUTCFullYear(d.getUTCFullYear() - years);
+    d.setUTCDate(d.getUTCDate() + days);
+    return d.toISOString().slice(0, 10);
+  };
+
+  it.each([
+    ['four years old', yearsAgo(4)],
+    ['a day short of 13', yearsAgo(13, 1)],
+  ])('refuses an athlete who is %s, with the clear message, and creates nothing', async (_what, birthday) => {
+    const values = fields({ birthday, guardianConsent: 'true' });
+    const res = await register(values);
+    expect(res.status).toBe(400);
+    expect(await jsonOf(res)).toEqual({ code: 'VALIDATION_ERROR', message: FIELD_ERRORS.tooYoung });
+    expect(await usersWith(values.email!)).toHaveLength(0);
+    await settle(200);
+    expect(mailsTo(values.email!)).toHaveLength(0);
+  });
+
+  it('refuses an athlete of 13 to 17 without a parent or guardian agreeing, and creates nothing', async () => {
+    for (const birthday of [yearsAgo(13), yearsAgo(15), yearsAgo(18, 1)]) {
+      const values = fields({ birthday });
+      const res = await register(values);
+      expect(res.status, birthday).toBe(400);
+      expect(await jsonOf(res)).toEqual({ code: 'VALIDATION_ERROR', message: FIELD_ERRORS.guardianConsent });
+      expect(await usersWith(values.email!)).toHaveLength(0);
+    }
+    const unchecked = fields({ birthday: yearsAgo(15), guardianConsent: 'false' });
+    expect((await register(unchecked)).status).toBe(400);
+  });
+
+  it("records when a parent or guardian agreed for an athlete of 13 to 17", async () => {
+    const before = Date.now();
+    const values = fields({ birthday: yearsAgo(13), guardianConsent: 'true' });
+    const res = await register(values);
+    expect(res.status).toBe(201);
+    const { userId } = await jsonOf<{ userId: string }>(res);
+    const profile = await profileOf(userId);
+    expect(profile!.dateOfBirth).toBe(values.birthday);
+    expect(profile!.guardianConsentAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('an adult needs no guardian', async () => {
+    const res = await register(fields({ birthday: yearsAgo(18) }));
+    expect(res.status).toBe(201);
+    const { userId } = await jsonOf<{ userId: string }>(res);
+    expect((await profileOf(userId))!.guardianConsentAt).toBeNull();
+  });
+});

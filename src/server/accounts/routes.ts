@@ -1,6 +1,5 @@
 // /api/account: sign-up (simple and full), the homepage sign-up, and who is signed in.
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { eq } from 'drizzle-orm';
 import { HEADSHOT_MAX_BYTES } from '../../common/constants';
 import { AUTH_ERRORS, FILE_TOO_LARGE_5MB } from '../../common/messages';
@@ -12,6 +11,7 @@ import { clientIp } from '../http/client-ip';
 import type { AppDeps } from '../http/deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { RATE_RULES } from '../http/rate-limit';
+import { uploadLimit } from '../http/uploads';
 import { AccountError, register, saveHomepageSignup, signUpSimple } from './service';
 
 export function accountRoutes(deps: AppDeps) {
@@ -67,7 +67,7 @@ export function accountRoutes(deps: AppDeps) {
         return handleAccountError(c, error);
       }
     })
-    .post('/register', bodyLimit({ maxSize: HEADSHOT_MAX_BYTES + 256 * 1024, onError: (c) => apiError(c, 413, 'TOO_LARGE', FILE_TOO_LARGE_5MB.description, FILE_TOO_LARGE_5MB.title) }), async (c) => {
+    .post('/register', uploadLimit(HEADSHOT_MAX_BYTES + 256 * 1024, FILE_TOO_LARGE_5MB), async (c) => {
       const ip = clientIp(c, config.trustProxy);
       const form = await c.req.parseBody().catch(() => null);
       if (!form) return apiError(c, 400, 'VALIDATION_ERROR', AUTH_ERRORS.generic);

@@ -117,6 +117,7 @@ export async function register(
         teamName: input.teamName,
         eventName: input.event,
         jerseyNumber: input.jerseyNumber,
+        guardianConsentAt: input.guardianConsent ? new Date() : null,
         updatedAt: new Date(),
       })
       .where(eq(userProfiles.id, userId));

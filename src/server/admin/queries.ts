@@ -12,9 +12,17 @@ export async function isActiveAdmin(db: Db, userId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+export async function findUserByEmail(db: Db, email: string): Promise<{ id: string; emailVerified: boolean } | null> {
+  const rows = await db
+    .select({ id: user.id, emailVerified: user.emailVerified })
+    .from(user)
+    .where(eq(user.email, email.trim().toLowerCase()))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
 export async function findUserIdByEmail(db: Db, email: string): Promise<string | null> {
-  const rows = await db.select({ id: user.id }).from(user).where(eq(user.email, email.trim().toLowerCase())).limit(1);
-  return rows[0]?.id ?? null;
+  return (await findUserByEmail(db, email))?.id ?? null;
 }
 
 export async function grantAdmin(db: Db, userId: string): Promise<void> {

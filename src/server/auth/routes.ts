@@ -1,12 +1,19 @@
-// /api/auth/*: better-auth's handler, with our rate limits and input checks in front of it and
-// its error texts replaced by the spec's, so every client shows the same words.
+// /api/auth/*: the few better-auth endpoints the product uses, each behind our input checks and
+// rate limits, with better-auth's error texts replaced by the spec's. Every other better-auth
+// endpoint (update-user, change-password, delete-user, …) answers 404: the product changes a
+// profile through /api/profile, where the spec's rules are checked.
 import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH } from '../../common/constants';
 import { AUTH_ERRORS } from '../../common/messages';
+import { emailSchema } from '../../common/schemas';
 import { clientIp } from '../http/client-ip';
 import type { AppDeps } from '../http/deps';
 import { apiError, tooManyRequests } from '../http/errors';
-import { RATE_RULES, type RateRule } from '../http/rate-limit';
-import { CLIENT_IP_HEADER } from './auth';
+import { accountAtAddress, RATE_RULES } from '../http/rate-limit';
+import { CLIENT_IP_HEADER, trustedOrigins } from './auth';
+import { isKnownDevice, knownDeviceCookie } from './known-device';
+import { notifyOwnerOfFailedSignIns } from './sign-in-alerts';
 
 /** better-auth error codes mapped to the spec's texts. */
 const SPEC_TEXT_BY_CODE: Record<string, string> = {
@@ -22,88 +29,165 @@ const SPEC_TEXT_BY_CODE: Record<string, string> = {
   INVALID_CALLBACK_URL: AUTH_ERRORS.requestRejected,
 };
 
-const isEmail = (v: unknown): v is string => typeof v === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim());
+/** The endpoints the product calls, by method and path under /api/auth. Nothing else is served. */
+const ALLOWED = new Set([
+  'POST /sign-in/email',
+  'POST /sign-out',
+  'POST /request-password-reset',
+  'POST /reset-password',
+  'POST /send-verification-email',
+  'GET /get-session',
+  'GET /verify-email',
+  'GET /reset-password/:token',
+]);
+
+function endpointOf(method: string, path: string): string | null {
+  const name = /^\/reset-password\/[\w-]+$/.test(path) ? '/reset-password/:token' : path;
+  const key = `${method} ${name}`;
+  return ALLOWED.has(key) ? key : null;
+}
 
 type JsonBody = Record<string, unknown>;
 
-/** What each guarded endpoint checks before better-auth sees it. */
-interface Guard {
-  validate(body: JsonBody): string | null;
-  limits(ip: string, body: JsonBody): Array<[RateRule, string | null]>;
-}
+const emailOf = (body: JsonBody): string | null => {
+  const parsed = emailSchema.safeParse(body.email);
+  return parsed.success ? parsed.data : null;
+};
 
-const emailOf = (body: JsonBody) => (typeof body.email === 'string' ? body.email.trim().toLowerCase() : null);
-
-const GUARDS: Record<string, Guard> = {
-  '/sign-in/email': {
-    validate(body) {
-      if (!body.email || !body.password) return AUTH_ERRORS.missingCredentials;
-      if (!isEmail(body.email)) return AUTH_ERRORS.invalidEmail;
-      return null;
-    },
-    limits: (ip, body) => [
-      [RATE_RULES.signInPerIp, ip],
-      [RATE_RULES.signInPerAccount, emailOf(body)],
-    ],
+/** The checks of each endpoint that takes a body: the spec's text for the first problem, or null. */
+const VALIDATORS: Record<string, (body: JsonBody) => string | null> = {
+  'POST /sign-in/email': (body) => {
+    if (!body.email || !body.password) return AUTH_ERRORS.missingCredentials;
+    if (!emailOf(body)) return AUTH_ERRORS.invalidEmail;
+    if (typeof body.password !== 'string' || body.password.length > MAX_PASSWORD_LENGTH) return AUTH_ERRORS.invalidCredentials;
+    return null;
   },
-  '/request-password-reset': {
-    validate(body) {
-      if (!body.email) return AUTH_ERRORS.missingEmail;
-      if (!isEmail(body.email)) return AUTH_ERRORS.invalidEmail;
-      return null;
-    },
-    limits: (ip, body) => [
-      [RATE_RULES.resetRequestPerIp, ip],
-      [RATE_RULES.resetRequestPerAccount, emailOf(body)],
-    ],
+  'POST /request-password-reset': (body) => {
+    if (!body.email) return AUTH_ERRORS.missingEmail;
+    return emailOf(body) ? null : AUTH_ERRORS.invalidEmail;
   },
-  '/reset-password': {
-    validate(body) {
-      if (typeof body.newPassword !== 'string' || body.newPassword.length < 6) return AUTH_ERRORS.passwordTooShort;
-      return null;
-    },
-    limits: (ip) => [[RATE_RULES.resetPasswordPerIp, ip]],
-  },
-  '/send-verification-email': {
-    validate(body) {
-      if (!body.email) return AUTH_ERRORS.missingEmail;
-      return null;
-    },
-    limits: (ip, body) => [
-      [RATE_RULES.verificationPerIp, ip],
-      [RATE_RULES.resetRequestPerAccount, emailOf(body)],
-    ],
+  'POST /reset-password': (body) =>
+    z.object({ token: z.string().min(1).max(200), newPassword: z.string().min(6).max(MAX_PASSWORD_LENGTH) }).safeParse(body).success
+      ? null
+      : AUTH_ERRORS.passwordTooShort,
+  'POST /send-verification-email': (body) => {
+    if (!body.email) return AUTH_ERRORS.missingEmail;
+    return emailOf(body) ? null : AUTH_ERRORS.invalidEmail;
   },
 };
 
+/** A redirect target that stays on this site: a path of ours, or an absolute URL of a trusted origin. */
+function isSameSite(target: unknown, origins: string[]): boolean {
+  if (target === undefined) return true;
+  if (typeof target !== 'string' || target.length > 500) return false;
+  if (/^\/(?![/\\])/.test(target)) return true;
+  try {
+    return origins.includes(new URL(target).origin);
+  } catch {
+    return false;
+  }
+}
+
 export function authRoutes(deps: AppDeps) {
   const { auth, limiter, config } = deps;
+  const origins = trustedOrigins(config);
+  const secureCookies = config.baseUrl.startsWith('https://');
 
-  const forward = async (c: Context, body?: JsonBody) => {
+  /** Hands the request to better-auth at its canonical path, with the caller's address and our body. */
+  const forward = async (c: Context, path: string, body?: JsonBody) => {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, clientIp(c, config.trustProxy));
-    const request = new Request(c.req.raw.url, {
-      method: c.req.method,
-      headers,
-      body: body ? JSON.stringify(body) : undefined,
-    });
+    headers.delete('content-length');
+    const url = new URL(c.req.raw.url);
+    url.pathname = `/api/auth${path}`;
+    const request = new Request(url, { method: c.req.method, headers, body: body ? JSON.stringify(body) : undefined });
     return withSpecTexts(await auth.handler(request));
   };
 
-  return new Hono().on(['GET', 'POST'], '/*', async (c) => {
-    const path = c.req.path.replace(/^\/api\/auth/, '').replace(/\/+/g, '/');
-    if (c.req.method === 'GET') return forward(c);
-    const body = ((await c.req.json().catch(() => ({}))) ?? {}) as JsonBody;
-    // Sign-up trims the address; sign-in and reset must accept what sign-up accepted.
-    if (typeof body.email === 'string') body.email = body.email.trim();
-    const guard = GUARDS[path];
-    if (guard) {
-      const problem = guard.validate(body);
-      if (problem) return apiError(c, 400, 'VALIDATION_ERROR', problem);
-      const limit = await limiter.check(guard.limits(clientIp(c, config.trustProxy), body));
-      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+  const signIn = async (c: Context, body: JsonBody) => {
+    const email = emailOf(body)!;
+    body.email = email;
+    const ip = clientIp(c, config.trustProxy);
+    const cookie = c.req.header('cookie');
+    const pair = accountAtAddress(email, ip);
+    const limit = await limiter.check([
+      [RATE_RULES.signInPerIp, ip],
+      [RATE_RULES.signInPerAccountAddress, pair],
+      [RATE_RULES.signInPerAccount, isKnownDevice(config.authSecret, cookie, email) ? null : email],
+    ]);
+    if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+    const res = await forward(c, '/sign-in/email', body);
+    if (res.status === 200) {
+      await limiter.reset(RATE_RULES.signInPerAccountAddress, pair);
+      const headers = new Headers(res.headers);
+      headers.append('Set-Cookie', knownDeviceCookie(config.authSecret, cookie, email, secureCookies));
+      return new Response(res.body, { status: res.status, headers });
     }
-    return forward(c, body);
+    if (res.status === 401) {
+      const failures = await limiter.hit(RATE_RULES.signInFailuresPerAccount, email);
+      if (failures.count === limiter.limitOf(RATE_RULES.signInFailuresPerAccount)) await notifyOwnerOfFailedSignIns(deps, email);
+    }
+    return res;
+  };
+
+  /**
+   * Answers at once, the same for every address, and asks better-auth for the reset only
+   * afterwards: the mail goes through the stored outbox, so whether the account exists shows
+   * neither in the answer nor in its timing.
+   */
+  const requestReset = async (c: Context, body: JsonBody) => {
+    const email = emailOf(body)!;
+    const ip = clientIp(c, config.trustProxy);
+    if (!isSameSite(body.redirectTo, origins)) return apiError(c, 403, 'INVALID_REDIRECT_URL', AUTH_ERRORS.requestRejected);
+    const limit = await limiter.check([
+      [RATE_RULES.resetRequestPerIp, ip],
+      [RATE_RULES.resetRequestPerAccount, email],
+    ]);
+    if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+    const headers = new Headers({ [CLIENT_IP_HEADER]: ip });
+    setImmediate(() => {
+      auth.api
+        .requestPasswordReset({ body: { email, redirectTo: body.redirectTo as string | undefined }, headers })
+        .catch((error: Error) => console.error('[auth] password reset request failed:', error.message));
+    });
+    return c.json({ status: true, message: 'If this email exists in our system, check your email for the reset link' });
+  };
+
+  return new Hono().on(['GET', 'POST'], '/*', async (c) => {
+    const path = c.req.path.replace(/^\/api\/auth/, '').replace(/\/{2,}/g, '/');
+    const endpoint = endpointOf(c.req.method, path);
+    if (!endpoint) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+    if (c.req.method === 'GET') return forward(c, path);
+
+    const raw: unknown = await c.req.json().catch(() => ({}));
+    const body: JsonBody = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as JsonBody) : {};
+    const problem = VALIDATORS[endpoint]?.(body);
+    if (problem) return apiError(c, 400, 'VALIDATION_ERROR', problem);
+    const ip = clientIp(c, config.trustProxy);
+
+    switch (endpoint) {
+      case 'POST /sign-in/email':
+        return signIn(c, body);
+      case 'POST /request-password-reset':
+        return requestReset(c, body);
+      case 'POST /reset-password': {
+        const limit = await limiter.check([[RATE_RULES.resetPasswordPerIp, ip]]);
+        if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+        return forward(c, path, { token: body.token, newPassword: body.newPassword });
+      }
+      case 'POST /send-verification-email': {
+        const email = emailOf(body)!;
+        if (!isSameSite(body.callbackURL, origins)) return apiError(c, 403, 'INVALID_CALLBACK_URL', AUTH_ERRORS.requestRejected);
+        const limit = await limiter.check([
+          [RATE_RULES.verificationPerIp, ip],
+          [RATE_RULES.resetRequestPerAccount, email],
+        ]);
+        if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+        return forward(c, path, { email, callbackURL: body.callbackURL });
+      }
+      default: // sign-out: nothing in its body is read
+        return forward(c, path, {});
+    }
   });
 }
 

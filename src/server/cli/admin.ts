@@ -1,6 +1,6 @@
 // `npm run admin -- grant <email>` / `revoke <email>`: writes the admins table.
 import path from 'node:path';
-import { findUserIdByEmail, grantAdmin, revokeAdmin } from '../admin/queries';
+import { findUserByEmail, grantAdmin, revokeAdmin } from '../admin/queries';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { DataDirLocked, lockDataDir } from '../db/lock';
@@ -25,9 +25,14 @@ try {
 const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
 try {
   await database.migrate();
-  const userId = await findUserIdByEmail(database.db, email);
-  if (!userId) {
+  const account = await findUserByEmail(database.db, email);
+  const userId = account?.id;
+  if (!account || !userId) {
     console.error(`No account with the email ${email}. Sign up first, then grant.`);
+    process.exitCode = 1;
+  } else if (command === 'grant' && !account.emailVerified) {
+    // Whoever typed an address at sign-up does not own it until its confirmation link is followed.
+    console.error(`The email ${email} is not confirmed yet. Follow the link in the confirmation email first, then grant.`);
     process.exitCode = 1;
   } else if (command === 'grant') {
     await grantAdmin(database.db, userId);

@@ -1,6 +1,7 @@
 // Recognising database errors the same way on PGlite and node-postgres (Drizzle may wrap them).
 
-function pgCode(error: unknown): string | undefined {
+/** The SQLSTATE of a database error (PGlite and node-postgres alike), if it is one. */
+export function pgCode(error: unknown): string | undefined {
   const e = error as { code?: string; cause?: { code?: string } } | null;
   return e?.code ?? e?.cause?.code;
 }

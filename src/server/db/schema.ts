@@ -116,6 +116,8 @@ export const userProfiles = pgTable(
     state: text('state'),
     dateOfBirth: date('date_of_birth'),
     eventName: text('event_name'),
+    /** When a parent or guardian agreed to the terms (registration of an athlete under 18). */
+    guardianConsentAt: timestamp('guardian_consent_at', { withTimezone: true }),
     tutorialCompletedAt: timestamp('tutorial_completed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -284,10 +286,34 @@ export const contactMessages = pgTable('contact_messages', {
   phone: text('phone'),
   subject: text('subject').notNull(),
   message: text('message').notNull(),
-  /** pending until both mails went out, then sent; failed when sending failed. */
-  mailStatus: text('mail_status').notNull().default('pending'),
   createdAt: createdAt(),
 });
+
+/**
+ * Mail waiting to be delivered, delivered (body cleared) or given up on. Requests only insert
+ * here; the dispatcher (mail/queue.ts) delivers and retries.
+ */
+export const mailQueue = pgTable(
+  'mail_queue',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    replyTo: text('reply_to'),
+    /** pending, sent or failed (after the last attempt). */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set while a dispatcher is delivering it; a claim that outlives its process expires. */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_queue_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`)],
+);
 
 /** Fixed-window counters for rate limits, shared by every API instance. */
 export const rateLimitHits = pgTable('rate_limit_hits', {

@@ -2,7 +2,7 @@
 import type { Auth } from '../auth/auth';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
-import type { Mailer } from '../mail/mailer';
+import type { MailQueue } from '../mail/queue';
 import type { EventBus } from '../realtime/bus';
 import type { Storage } from '../storage/storage';
 import type { RateLimiter } from './rate-limit';
@@ -11,7 +11,7 @@ export interface AppDeps {
   config: Config;
   database: Database;
   db: Db;
-  mailer: Mailer;
+  mailer: MailQueue;
   storage: Storage;
   auth: Auth;
   limiter: RateLimiter;

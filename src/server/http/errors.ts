@@ -1,12 +1,17 @@
 // The one shape of an API error: a machine code, the text to show, and a toast title when the
 // spec gives one. The web app shows `message` as it comes.
-import type { Context } from 'hono';
+import type { Context, ErrorHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ClientErrorStatusCode, ServerErrorStatusCode } from 'hono/utils/http-status';
+import { AUTH_ERRORS, INVALID_INPUT, rateLimitedText } from '../../common/messages';
+import { pgCode } from '../db/errors';
 
 export interface ApiError {
   code: string;
   message: string;
   title?: string;
+  /** Set on unexpected errors: the id under which the server logged what happened. */
+  requestId?: string;
 }
 
 export function apiError(
@@ -20,9 +25,31 @@ export function apiError(
   return c.json(body, status);
 }
 
-import { AUTH_ERRORS } from '../../common/messages';
-
+/** 429 with Retry-After, and the real wait in the text. */
 export function tooManyRequests(c: Context, retryAfterSeconds: number) {
   c.header('Retry-After', String(retryAfterSeconds));
-  return apiError(c, 429, 'RATE_LIMITED', AUTH_ERRORS.tooManyAttempts);
+  const body: ApiError & { retryAfterSeconds: number } = {
+    code: 'RATE_LIMITED',
+    message: rateLimitedText(retryAfterSeconds),
+    retryAfterSeconds,
+  };
+  return c.json(body, 429);
 }
+
+/**
+ * The last word on anything a route threw: never a stack, always the API's error shape. Input
+ * the database cannot take (PostgreSQL's data exceptions, class 22) is the caller's mistake, a
+ * 400; everything else is logged with the request id, which the answer carries too.
+ */
+export const onError: ErrorHandler = (error, c) => {
+  if (error instanceof HTTPException) return error.getResponse();
+  const requestId = (c.get('requestId' as never) as string | undefined) ?? 'unknown';
+  const code = pgCode(error);
+  if (code?.startsWith('22')) {
+    console.warn(`[http] ${requestId} ${c.req.method} ${c.req.path}: input refused by the database (${code})`);
+    return apiError(c, 400, 'VALIDATION_ERROR', INVALID_INPUT);
+  }
+  console.error(`[http] ${requestId} ${c.req.method} ${c.req.path} failed:`, error);
+  const body: ApiError = { code: 'INTERNAL_ERROR', message: AUTH_ERRORS.generic, requestId };
+  return c.json(body, 500);
+};

@@ -1,31 +1,48 @@
 // Fixed-window rate limits whose counters live in the database, so every API instance shares
-// them and a restart does not reset them. A rule is checked per client address and, where it
-// names one, per account (e-mail), so spreading attempts over many addresses does not help.
-import { sql } from 'drizzle-orm';
+// them and a restart does not reset them. A rule counts per client address, per account
+// (e-mail), per signed-in user or per mail recipient, as its scope says; per-address rules
+// count an IPv6 caller by its /64 network.
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rateLimitHits } from '../db/schema';
+import { addressBucket } from './client-ip';
 
 export interface RateRule {
   name: string;
   limit: number;
   windowSeconds: number;
+  scope: 'address' | 'account' | 'account-address' | 'user' | 'recipient';
 }
 
 export const RATE_RULES = {
-  signInPerIp: { name: 'sign-in:ip', limit: 20, windowSeconds: 5 * 60 },
-  signInPerAccount: { name: 'sign-in:account', limit: 10, windowSeconds: 15 * 60 },
-  signUpPerIp: { name: 'sign-up:ip', limit: 10, windowSeconds: 60 * 60 },
-  resetRequestPerIp: { name: 'reset-request:ip', limit: 5, windowSeconds: 15 * 60 },
-  resetRequestPerAccount: { name: 'reset-request:account', limit: 3, windowSeconds: 60 * 60 },
-  resetPasswordPerIp: { name: 'reset-password:ip', limit: 10, windowSeconds: 15 * 60 },
-  verificationPerIp: { name: 'verification:ip', limit: 5, windowSeconds: 15 * 60 },
-  contactPerIp: { name: 'contact:ip', limit: 5, windowSeconds: 10 * 60 },
-  homepageSignupPerIp: { name: 'homepage-signup:ip', limit: 10, windowSeconds: 10 * 60 },
+  signInPerIp: { name: 'sign-in:ip', scope: 'address', limit: 20, windowSeconds: 5 * 60 },
+  /** Guessing one account's password from one address; cleared by a successful sign-in. */
+  signInPerAccountAddress: { name: 'sign-in:account-ip', scope: 'account-address', limit: 10, windowSeconds: 15 * 60 },
+  /**
+   * Every attempt on one account from anywhere: high enough that only a distributed attack
+   * reaches it, and then a browser that has signed in to the account before still gets in.
+   */
+  signInPerAccount: { name: 'sign-in:account', scope: 'account', limit: 100, windowSeconds: 15 * 60 },
+  /** Failed sign-ins of one account; the owner is told by mail when it reaches its limit. */
+  signInFailuresPerAccount: { name: 'sign-in-failures:account', scope: 'account', limit: 10, windowSeconds: 60 * 60 },
+  signUpPerIp: { name: 'sign-up:ip', scope: 'address', limit: 10, windowSeconds: 60 * 60 },
+  resetRequestPerIp: { name: 'reset-request:ip', scope: 'address', limit: 5, windowSeconds: 15 * 60 },
+  resetRequestPerAccount: { name: 'reset-request:account', scope: 'account', limit: 3, windowSeconds: 60 * 60 },
+  resetPasswordPerIp: { name: 'reset-password:ip', scope: 'address', limit: 10, windowSeconds: 15 * 60 },
+  verificationPerIp: { name: 'verification:ip', scope: 'address', limit: 5, windowSeconds: 15 * 60 },
+  contactPerIp: { name: 'contact:ip', scope: 'address', limit: 5, windowSeconds: 10 * 60 },
+  /** Auto-replies to one address: the form cannot be used to flood someone's inbox. */
+  contactAutoReplyPerRecipient: { name: 'contact-reply:recipient', scope: 'recipient', limit: 2, windowSeconds: 24 * 60 * 60 },
+  homepageSignupPerIp: { name: 'homepage-signup:ip', scope: 'address', limit: 10, windowSeconds: 10 * 60 },
+  promoCheckPerUser: { name: 'promo-check:user', scope: 'user', limit: 10, windowSeconds: 10 * 60 },
+  promoCheckPerIp: { name: 'promo-check:ip', scope: 'address', limit: 30, windowSeconds: 10 * 60 },
 } satisfies Record<string, RateRule>;
 
 export interface RateResult {
   allowed: boolean;
   retryAfterSeconds: number;
+  /** Hits in the current window, this one included. */
+  count: number;
 }
 
 export class RateLimiter {
@@ -34,25 +51,43 @@ export class RateLimiter {
     private readonly scale = 1,
   ) {}
 
+  /** The limit applied to `rule` (scaled for load tests and the test suite). */
+  limitOf(rule: RateRule): number {
+    return Math.max(1, Math.round(rule.limit * this.scale));
+  }
+
+  private key(rule: RateRule, subject: string): string {
+    const s = subject.toLowerCase();
+    if (rule.scope === 'address') return `${rule.name}:${addressBucket(s)}`;
+    if (rule.scope === 'account-address') {
+      const at = s.lastIndexOf('|');
+      return `${rule.name}:${s.slice(0, at)}|${addressBucket(s.slice(at + 1))}`;
+    }
+    return `${rule.name}:${s}`;
+  }
+
   /** Counts one hit for `subject` under `rule`; `allowed` is false once the limit is passed. */
   async hit(rule: RateRule, subject: string): Promise<RateResult> {
-    const key = `${rule.name}:${subject.toLowerCase()}`;
-    const windowMs = rule.windowSeconds * 1000;
+    const key = this.key(rule, subject);
+    const window = `${rule.windowSeconds} seconds`;
     const rows = await this.db
       .insert(rateLimitHits)
-      .values({ key, count: 1, resetAt: sql`now() + ${`${rule.windowSeconds} seconds`}::interval` })
+      .values({ key, count: 1, resetAt: sql`now() + ${window}::interval` })
       .onConflictDoUpdate({
         target: rateLimitHits.key,
         set: {
           count: sql`CASE WHEN ${rateLimitHits.resetAt} <= now() THEN 1 ELSE ${rateLimitHits.count} + 1 END`,
-          resetAt: sql`CASE WHEN ${rateLimitHits.resetAt} <= now() THEN now() + ${`${rule.windowSeconds} seconds`}::interval ELSE ${rateLimitHits.resetAt} END`,
+          resetAt: sql`CASE WHEN ${rateLimitHits.resetAt} <= now() THEN now() + ${window}::interval ELSE ${rateLimitHits.resetAt} END`,
         },
       })
       .returning({ count: rateLimitHits.count, resetAt: rateLimitHits.resetAt });
     const row = rows[0]!;
-    const limit = Math.max(1, Math.round(rule.limit * this.scale));
     const retryAfterSeconds = Math.max(1, Math.ceil((new Date(row.resetAt).getTime() - Date.now()) / 1000));
-    return { allowed: row.count <= limit, retryAfterSeconds: Math.min(retryAfterSeconds, windowMs / 1000) };
+    return {
+      allowed: row.count <= this.limitOf(rule),
+      retryAfterSeconds: Math.min(retryAfterSeconds, rule.windowSeconds),
+      count: row.count,
+    };
   }
 
   /** Hits every (rule, subject) pair; the first refusal wins. */
@@ -62,6 +97,14 @@ export class RateLimiter {
       const result = await this.hit(rule, subject);
       if (!result.allowed) return result;
     }
-    return { allowed: true, retryAfterSeconds: 0 };
+    return { allowed: true, retryAfterSeconds: 0, count: 0 };
+  }
+
+  /** Forgets the hits of `subject` under `rule` (a successful sign-in clears its address's count). */
+  async reset(rule: RateRule, subject: string): Promise<void> {
+    await this.db.delete(rateLimitHits).where(eq(rateLimitHits.key, this.key(rule, subject)));
   }
 }
+
+/** The subject of an account-address rule. */
+export const accountAtAddress = (email: string, ip: string) => `${email}|${ip}`;

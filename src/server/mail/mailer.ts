@@ -1,6 +1,8 @@
-// Outgoing mail behind one interface. SMTP_URL picks the SMTP driver; without it every message
-// is written to the outbox (data/mail/*.eml) and its links are printed, so a person trying the
-// product locally can still verify an address or reset a password.
+// Outgoing mail. Code that sends mail calls `Mailer.send`, which stores the message in the
+// database (mail_queue) and returns; a dispatcher delivers it through the transport and retries
+// when delivery fails (queue.ts). SMTP_URL picks the SMTP transport; without it every message
+// is written to the outbox folder (data/mail/*.eml) and its links are printed, so a person
+// trying the product locally can still verify an address or reset a password.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -16,29 +18,36 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  readonly kind: 'smtp' | 'outbox';
+  readonly kind: MailTransport['kind'];
+  /** Stores the message for delivery; it is sent shortly after, and retried until it is. */
   send(message: MailMessage): Promise<void>;
 }
 
-export function createMailer(opts: { smtpUrl: string | null; outboxDir: string; logLinks: boolean }): Mailer {
-  return opts.smtpUrl ? createSmtpMailer(opts.smtpUrl) : createOutboxMailer(opts.outboxDir, opts.logLinks);
+/** Hands one message to the outside world; throws when it could not. */
+export interface MailTransport {
+  readonly kind: 'smtp' | 'outbox';
+  deliver(message: MailMessage): Promise<void>;
 }
 
-function createSmtpMailer(smtpUrl: string): Mailer {
+export function createMailTransport(opts: { smtpUrl: string | null; outboxDir: string; logLinks: boolean }): MailTransport {
+  return opts.smtpUrl ? createSmtpTransport(opts.smtpUrl) : createOutboxTransport(opts.outboxDir, opts.logLinks);
+}
+
+function createSmtpTransport(smtpUrl: string): MailTransport {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
     kind: 'smtp',
-    async send(message) {
+    async deliver(message) {
       await transport.sendMail({ from: COMPANY.mailFrom, ...message });
     },
   };
 }
 
-function createOutboxMailer(outboxDir: string, logLinks: boolean): Mailer {
+function createOutboxTransport(outboxDir: string, logLinks: boolean): MailTransport {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
-    async send(message) {
+    async deliver(message) {
       const info = await transport.sendMail({ from: COMPANY.mailFrom, ...message });
       await fs.mkdir(outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;

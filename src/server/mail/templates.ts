@@ -75,15 +75,19 @@ export function contactNotificationMail(p: ContactParams): MailMessage {
   };
 }
 
-export function contactAutoReplyMail(p: ContactParams): MailMessage {
+/**
+ * The acknowledgement to whoever wrote to us. Fixed words only: the address it goes to was typed
+ * by the sender, so nothing else the sender typed (name, subject, message) is repeated in it.
+ */
+export function contactAutoReplyMail(to: string): MailMessage {
   const lines = [
-    `Hi ${p.user_name},`,
-    `Thanks for reaching out to ${COMPANY.name}. We've received your message and will get back to you soon.`,
-    ...contactFields(p),
+    'Hi,',
+    `Thanks for contacting ${COMPANY.name}. We have received your message and will reply to this address soon.`,
+    'If you did not write to us, someone entered your address by mistake, and you can ignore this email.',
   ];
   return {
-    to: p.user_email,
-    subject: `We received your message: ${p.subject}`,
+    to,
+    subject: `We received your message`,
     text: lines.join('\n\n'),
     html: layout('We received your message', lines),
   };
@@ -121,5 +125,21 @@ export function highlightRequestMail(p: {
     subject: `Highlight reel request: ${name} (${p.event})`,
     text: lines.join('\n'),
     html: layout('New highlight reel request', lines),
+  };
+}
+
+/** To the owner of an account that saw many failed sign-ins in a short time. */
+export function failedSignInsMail(to: string, signInUrl: string): MailMessage {
+  const lines = [
+    'Hi there,',
+    'Someone tried several times, without the right password, to sign in to your Get It On Tape account. We have slowed down further attempts from where they came from.',
+    'If it was you, there is nothing to do: sign in as usual, or use "Forgot your password?" on the sign-in page to choose a new one.',
+    'If it was not you, your account is still safe while the password is secret. Choosing a new, longer password makes it safer still.',
+  ];
+  return {
+    to,
+    subject: 'Failed sign-in attempts on your account',
+    text: `${lines.join('\n\n')}\n\n${signInUrl}\n`,
+    html: layout('Failed sign-in attempts on your account', lines, { label: 'Go to sign in', url: signInUrl }),
   };
 }

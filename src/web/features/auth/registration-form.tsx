@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { HEADSHOT_MAX_BYTES, REGISTRATION_EVENTS, TIMING } from '../../../common/constants';
+import { ADULT_AGE, HEADSHOT_MAX_BYTES, REGISTRATION_EVENTS, TIMING } from '../../../common/constants';
 import {
   AUTH_ERRORS,
   AUTH_TOAST_TITLES,
@@ -14,7 +14,7 @@ import {
   INVALID_FILE_TYPE,
   SIGNUP_CONFIRM,
 } from '../../../common/messages';
-import { registrationSchema, type RegistrationInput, type Registration } from '../../../common/schemas';
+import { ageOn, registrationSchema, type RegistrationInput, type Registration } from '../../../common/schemas';
 import { ApiRequestError, isNetworkError } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
@@ -69,8 +69,11 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
       teamName: '',
       event: '',
       jerseyNumber: '',
+      guardianConsent: false,
     },
   });
+  const birthday = form.watch('birthday');
+  const isMinor = /^\d{4}-\d{2}-\d{2}$/.test(birthday) && ageOn(birthday) < ADULT_AGE;
 
   const register = useMutation({
     mutationFn: (values: Registration) => submitRegistration(values, headshot),
@@ -178,13 +181,38 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
           onChange={(e) => onHeadshot(e.target.files?.[0])}
         />
       </Field>
+      {isMinor && (
+        <div className="md:col-span-2">
+          <label className="flex items-start gap-3 rounded-md border border-neutral-700 bg-neutral-900 p-4 text-sm text-neutral-200">
+            <input
+              type="checkbox"
+              className="mt-0.5 h-5 w-5 shrink-0 accent-red-600"
+              aria-invalid={errors.guardianConsent ? true : undefined}
+              aria-describedby={errors.guardianConsent ? 'guardian-consent-error' : undefined}
+              {...form.register('guardianConsent')}
+            />
+            <span>
+              I am this athlete's parent or legal guardian, and I agree to the{' '}
+              <Link to="/terms" className="text-red-400 hover:underline">
+                Terms and Privacy Policy
+              </Link>{' '}
+              on their behalf. Athletes under 18 need a parent's or guardian's agreement.
+            </span>
+          </label>
+          {errors.guardianConsent?.message && (
+            <p id="guardian-consent-error" role="alert" className="mt-1.5 text-sm text-red-400">
+              {errors.guardianConsent.message}
+            </p>
+          )}
+        </div>
+      )}
       <div className="flex flex-col gap-3 md:col-span-2">
         <p className="text-xs text-neutral-400">
           By registering you agree to our{' '}
           <Link to="/terms" className="text-red-400 hover:underline">
             Terms and Privacy Policy
           </Link>
-          . Athletes under 18 need a parent or guardian to register for them.
+          . Athletes must be at least 13; under 18, a parent or guardian registers with them.
         </p>
         <Button type="submit" size="lg" disabled={register.isPending || done}>
           {register.isPending ? 'Creating your account...' : done ? 'Check your email' : 'CREATE ACCOUNT'}
