@@ -7,7 +7,7 @@ const apiPort = Number(process.env.API_PORT ?? 3000);
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   // No source maps in the build: they would publish the source of every screen.
-  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: false },
+  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: false, manifest: true },
   server: {
     port: 5173,
     proxy: {

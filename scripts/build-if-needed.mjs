@@ -16,5 +16,4 @@ function newest(p) {
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
 if (built && Math.max(...sources.map(newest)) <= built) process.exit(0);
 console.log('Building the web app...');
-execSync('npx vite build', { stdio: 'inherit' });
-fs.writeFileSync(stamp, new Date().toISOString());
+execSync('node scripts/build.mjs', { stdio: 'inherit' });

@@ -116,6 +116,10 @@ export const SIGNUP_CONFIRM: ToastText = {
   description: 'We sent you a confirmation link. Click it to activate your account.',
 };
 
+/** What makes a headshot we can match: shown wherever one is picked. */
+export const HEADSHOT_ADVICE =
+  "A clear, front-facing photo of the athlete's face, in good light, with nobody else in it. It stays private.";
+
 export const HEADSHOT_FAILED =
   'Your account was created, but the headshot could not be saved. You can add a photo from your dashboard.';
 
@@ -167,7 +171,7 @@ export const CONNECTION_STATUS = {
 
 /** Field-level validation texts for forms (shared by browser and server validation). */
 export const FIELD_ERRORS = {
-  required: (label: string) => `${label} is required`,
+  required: (label: string) => `${label} is required.`,
   email: 'Please enter a valid email address.',
   passwordTooShort: 'Password must be at least 6 characters long.',
   jerseyNumber: 'Jersey number must be a whole number.',
@@ -188,7 +192,17 @@ export const AUTH_REQUIRED: ToastText = {
 
 export const VERIFY_LINK_INVALID: ToastText = {
   title: 'Link Expired',
-  description: 'This confirmation link is invalid or has expired. Sign in and we will send you a new one.',
+  description: 'This confirmation link has expired or was already used. Enter your email below and we will send you a new one.',
+};
+
+export const EMAIL_CONFIRMED: ToastText = {
+  title: 'Email confirmed',
+  description: 'Your account is ready. Welcome to Get It On Tape!',
+};
+
+export const VERIFICATION_RESENT: ToastText = {
+  title: 'Check your email',
+  description: 'If that address still needs confirming, a new link is on its way. It expires in 24 hours.',
 };
 
 export const INVALID_FILE_TYPE: ToastText = { title: 'Invalid File Type', description: 'Please upload an image file.' };
@@ -232,8 +246,8 @@ export const PROFILE = {
   bannerUpdated: { title: 'Banner Updated', description: 'Your banner has been updated.' } satisfies ToastText,
   uploadFailedTitle: 'Upload Failed',
   saveAvatarFailed: 'Failed to save profile picture.',
-  firstNameRequired: 'First name is required',
-  lastNameRequired: 'Last name is required',
+  firstNameRequired: FIELD_ERRORS.required('First name'),
+  lastNameRequired: FIELD_ERRORS.required('Last name'),
 } as const;
 
 export const FILE_TOO_LARGE_10MB: ToastText = { title: 'File Too Large', description: 'Please upload an image smaller than 10MB.' };
@@ -282,6 +296,8 @@ export const TUTORIAL = {
   ],
   next: 'Next',
   done: 'Done',
+  /** What each step offers to do at once. */
+  actions: ['Add a photo', 'Edit Profile'],
 } as const;
 
 /** Button and field labels the spec names. */

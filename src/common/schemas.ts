@@ -47,6 +47,8 @@ export const signInSchema = z.object({
 export type SignInInput = z.input<typeof signInSchema>;
 export type SignInValues = z.output<typeof signInSchema>;
 
+export const resendVerificationSchema = z.object({ email: emailSchema });
+
 export const simpleSignUpSchema = z.object({
   fullName: required('Full Name', 120),
   email: emailSchema,

@@ -87,32 +87,41 @@ export function createApp(deps: AppDeps) {
     return next();
   });
 
-  // Hero videos: a provider's own files in HERO_DIR win over the built-in ones.
-  app.get('/hero/:file{(desktop|mobile)\\.mp4}', async (c) => {
+  // Hero videos and their stills: a provider's own files in HERO_DIR win over the built-in ones.
+  app.get('/hero/:file{(desktop|mobile)\\.(mp4|jpg|webp)}', async (c) => {
     const name = c.req.param('file');
     const opts = { cacheControl: 'public, max-age=3600', method: c.req.method, rangeHeader: c.req.header('range') };
     const res = (await sendFile(path.join(config.heroDir, name), opts)) ?? (await sendFile(path.join(config.webDir, 'hero', name), opts));
     return res ?? c.notFound();
   });
 
-  // The built web app: hashed assets cached for a year, everything else falls back to index.html.
-  // Source maps are never served: they would hand out the source of every screen.
+  // The built web app: hashed assets cached for a year; the public pages as the build prerendered
+  // them (scripts/build.mjs); every other page gets the app shell, which renders in the browser.
+  // Source maps and dotfiles (the build stamp) are never served.
   app.get('*', async (c) => {
-    const decoded = decodePath(new URL(c.req.url).pathname);
+    const url = new URL(c.req.url);
+    const decoded = decodePath(url.pathname);
     if (decoded === null) return c.text(BAD_PAGE_ADDRESS, 400);
     const rel = decoded.replace(/^\/+/, '');
-    if (rel.endsWith('.map')) return c.notFound();
-    if (rel && !rel.includes('..')) {
-      const immutable = rel.startsWith('assets/');
-      const res = await sendFile(path.join(config.webDir, rel), {
-        cacheControl: immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+    if (rel.endsWith('.map') || rel.split('/').some((part) => part.startsWith('.'))) return c.notFound();
+    const send = (file: string, cacheControl: string) =>
+      sendFile(path.join(config.webDir, file), {
+        cacheControl,
         method: c.req.method,
         rangeHeader: c.req.header('range'),
+        acceptEncoding: c.req.header('accept-encoding'),
       });
+    if (rel && !rel.includes('..')) {
+      const res = await send(rel, rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
       if (res) return res;
       if (path.extname(rel)) return c.notFound();
     }
-    const index = await sendFile(path.join(config.webDir, 'index.html'), { cacheControl: 'no-cache' });
+    // A prerendered page holds no query-dependent content; with a query the page renders in the browser.
+    if (!url.search) {
+      const page = await send(`pages/${rel || 'index'}.html`, 'no-cache');
+      if (page) return page;
+    }
+    const index = await send('index.html', 'no-cache');
     return index ?? c.text('The web app is not built yet: run `npm run build`.', 503);
   });
 

@@ -1,86 +1,74 @@
-// The route table. Public pages are in the main bundle; the dashboard, admin and the rarely
-// visited pages are split off and loaded on demand.
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, Outlet, RouterProvider, ScrollRestoration } from 'react-router';
-import { Toaster } from 'sonner';
-import { TIMING } from '../common/constants';
-import { AUTH_REQUIRED } from '../common/messages';
-import { ApiRequestError } from './lib/api';
-import { notify } from './lib/toast';
+// The route table and the providers around it. The same tree is rendered in the browser and,
+// for the public pages, at build time (prerender.tsx), so each page arrives as finished HTML that
+// the browser then hydrates. Pages are split into their own chunks; a page's chunk loads while
+// its prerendered HTML is already on screen.
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { Route, Routes, useLocation, useNavigate, useNavigationType } from 'react-router';
+import { setNavigator } from './lib/navigation';
+import { Toasts } from './lib/toast';
 import { PublicLayout } from './features/layout/public-layout';
-import HomePage from './routes/home';
 
-const lazyPage = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
 
-function Root() {
+const HomePage = page(() => import('./routes/home'));
+const AboutPage = page(() => import('./routes/about'));
+const ContactPage = page(() => import('./routes/contact'));
+const TermsPage = page(() => import('./routes/terms'));
+const AuthPage = page(() => import('./routes/auth'));
+const VerifyEmailPage = page(() => import('./routes/verify-email'));
+const SignupPage = page(() => import('./routes/signup'));
+const ResetPasswordPage = page(() => import('./routes/reset-password'));
+const NotFoundPage = page(() => import('./routes/not-found'));
+const DashboardPage = page(() => import('./routes/dashboard'));
+const AdminPage = page(() => import('./routes/admin'));
+
+/** A new page starts at the top; going back keeps the browser's own scroll position. */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  const type = useNavigationType();
+  useEffect(() => {
+    if (type !== 'POP') window.scrollTo(0, 0);
+  }, [pathname, type]);
+  return null;
+}
+
+/** Lets code outside components (the query cache's error handler) navigate. */
+function NavigatorBridge() {
+  const navigate = useNavigate();
+  useEffect(() => setNavigator(navigate), [navigate]);
+  return null;
+}
+
+export function AppRoutes() {
   return (
-    <>
-      <ScrollRestoration />
-      <Outlet />
-    </>
+    <Suspense fallback={null}>
+      <Routes>
+        <Route element={<PublicLayout />}>
+          <Route index element={<HomePage />} />
+          <Route path="about" element={<AboutPage />} />
+          <Route path="contact" element={<ContactPage />} />
+          <Route path="terms" element={<TermsPage />} />
+          <Route path="auth" element={<AuthPage />} />
+          <Route path="auth/verify-email" element={<VerifyEmailPage />} />
+          <Route path="signup" element={<SignupPage />} />
+          <Route path="reset-password" element={<ResetPasswordPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+        <Route path="dashboard" element={<DashboardPage />} />
+        <Route path="admin/*" element={<AdminPage />} />
+      </Routes>
+    </Suspense>
   );
 }
 
-const router = createBrowserRouter([
-  {
-    Component: Root,
-    children: [
-      {
-        Component: PublicLayout,
-        children: [
-          { index: true, Component: HomePage },
-          { path: 'about', lazy: lazyPage(() => import('./routes/about')) },
-          { path: 'contact', lazy: lazyPage(() => import('./routes/contact')) },
-          { path: 'terms', lazy: lazyPage(() => import('./routes/terms')) },
-          { path: 'auth', lazy: lazyPage(() => import('./routes/auth')) },
-          { path: 'auth/verify-email', lazy: lazyPage(() => import('./routes/verify-email')) },
-          { path: 'signup', lazy: lazyPage(() => import('./routes/signup')) },
-          { path: 'reset-password', lazy: lazyPage(() => import('./routes/reset-password')) },
-          { path: '*', lazy: lazyPage(() => import('./routes/not-found')) },
-        ],
-      },
-      { path: 'dashboard', lazy: lazyPage(() => import('./routes/dashboard')) },
-      { path: 'admin', lazy: lazyPage(() => import('./routes/admin')) },
-    ],
-  },
-]);
-
-/**
- * A session that ended while a signed-in screen was open (expired, signed out in another tab,
- * revoked by a password reset): say so once and go to sign-in.
- */
-function onApiError(error: unknown) {
-  if (!(error instanceof ApiRequestError) || error.status !== 401) return;
-  if (!/^\/(dashboard|admin)/.test(window.location.pathname)) return;
-  notify.error(AUTH_REQUIRED);
-  queryClient.setQueryData(['me'], { user: null });
-  void router.navigate('/auth', { replace: true });
-}
-
-const queryClient: QueryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: onApiError }),
-  mutationCache: new MutationCache({ onError: onApiError }),
-  defaultOptions: {
-    queries: {
-      // A 4xx answer will not change on retry; a network error or a 5xx may.
-      retry: (count, error) => count < 1 && !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500),
-      refetchOnWindowFocus: true,
-    },
-  },
-});
-
+/** Everything inside the router: providers, routes, toasts. */
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      <Toaster
-        theme="dark"
-        position="top-center"
-        visibleToasts={1}
-        duration={TIMING.toastDefault}
-        closeButton
-        richColors
-      />
-    </QueryClientProvider>
+    <>
+      <ScrollToTop />
+      <NavigatorBridge />
+      <AppRoutes />
+      <Toasts />
+    </>
   );
 }

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { AUTH_REQUIRED, DASHBOARD, PROFILE, REQUEST, TUTORIAL, LABELS } from '../../src/common/messages';
+import { expectAccessible } from './a11y';
 import { launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
 let product: Product;
@@ -33,15 +34,35 @@ afterAll(async () => {
 it('lets a verified athlete set up the profile and request a reel', async () => {
   const { link } = await signUpByApi(product, 'Riley Park');
   const { page, errors } = await newPage(browser);
+  // Listening from the start: Chromium only hands a file chooser to the test once it is asked to.
+  let choosers = 0;
+  page.on('filechooser', () => (choosers += 1));
   await page.goto(link);
   await page.waitForURL('**/dashboard');
 
   // Tutorial: two steps, remembered on the server.
-  await page.getByText(TUTORIAL.steps[0]!.title).waitFor();
+  const tutorial = page.getByRole('dialog', { name: TUTORIAL.steps[0]!.title });
+  await tutorial.waitFor();
   await shot(page, 'dashboard-01-tutorial-1280');
+  await expectAccessible(page, 'tutorial step 1');
+  // Focus is in the tutorial and stays there (issue 7: the overlay traps focus).
+  const focusInTutorial = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+  expect(await focusInTutorial()).toBe(true);
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Tab');
+    expect(await focusInTutorial()).toBe(true);
+  }
+  // The spotlit control works through the spotlight: a real click on it opens the photo picker.
+  const camera = await page.getByRole('button', { name: 'Change profile photo' }).boundingBox();
+  await page.mouse.click(camera!.x + camera!.width / 2, camera!.y + camera!.height / 2);
+  await expect.poll(() => choosers).toBe(1);
+  // The step offers the same action itself.
+  await tutorial.getByRole('button', { name: TUTORIAL.actions[0] }).click();
+  await expect.poll(() => choosers).toBe(2);
   await page.getByRole('button', { name: TUTORIAL.next }).click();
   await page.getByText(TUTORIAL.steps[1]!.title).waitFor();
-  await page.getByRole('button', { name: TUTORIAL.done }).click();
+  // Escape ends it as Done would.
+  await page.keyboard.press('Escape');
   await page.getByText(TUTORIAL.steps[1]!.title).waitFor({ state: 'detached' });
   await page.reload();
   await page.getByRole('heading', { name: 'Riley Park' }).waitFor();
@@ -52,6 +73,7 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   await page.getByTestId('avatar-cropper').waitFor();
   await page.getByLabel('Zoom').fill('1.6');
   await shot(page, 'dashboard-02-reposition-1280');
+  await expectAccessible(page, 'reposition dialog');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText(PROFILE.avatarUpdated.title).waitFor();
   const first = await page.getByTestId('avatar-image').getAttribute('src');
@@ -75,6 +97,8 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   // Edit profile.
   await page.getByRole('button', { name: LABELS.editProfile }).click();
   const dialog = page.getByRole('dialog', { name: LABELS.editProfile });
+  await dialog.getByLabel('Team Name (optional)').waitFor();
+  await expectAccessible(page, 'edit profile dialog');
   await dialog.getByLabel('Team Name').fill('  Austin Elite  ');
   await dialog.getByLabel('Jersey Number').fill('7');
   await dialog.getByLabel('City').fill('Austin');
@@ -87,7 +111,7 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   const card = page.locator('section', { has: page.getByRole('heading', { name: DASHBOARD.cards.request }) });
   await card.getByRole('button', { name: 'Submit Request' }).click();
   await page.getByText(REQUEST.eventRequired.description).waitFor();
-  await card.getByLabel('Event').selectOption({ label: 'Austin Fall League · Austin, TX · Oct 18-19' });
+  await card.getByRole('radio', { name: /Austin Fall League/ }).check();
   await card.getByRole('button', { name: 'Submit Request' }).click();
   await page.getByText(REQUEST.gamesRequired.description).waitFor();
   const games = card.getByRole('group', { name: 'Games' }).getByRole('checkbox');
@@ -100,6 +124,11 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   expect(await locked.isDisabled()).toBe(true);
   await page.reload();
   await card.getByRole('button', { name: DASHBOARD.requestSubmitted }).waitFor();
+  // After a reload the locked form still shows what was asked for (issue 7, rough edge 5).
+  expect(await card.getByRole('radio', { name: /Austin Fall League/ }).isChecked()).toBe(true);
+  expect(await card.getByRole('radio', { name: /Austin Fall League/ }).isDisabled()).toBe(true);
+  const shown = card.getByRole('group', { name: 'Games' }).getByRole('checkbox');
+  expect(await Promise.all([0, 1, 5].map((i) => shown.nth(i).isChecked()))).toEqual([true, false, true]);
 
   // Live update: a change made elsewhere (here a request sent from outside the page) reaches
   // the open dashboard through the event stream, well before the 10 s poll.
@@ -116,11 +145,24 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   expect(Date.now() - sent).toBeLessThan(4000);
   await shot(page, 'dashboard-03-done-1280');
 
+  await expectAccessible(page, 'dashboard');
+
   // The same dashboard at phone width.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await page.getByRole('heading', { name: 'Riley Park' }).waitFor();
   await shot(page, 'dashboard-04-done-390');
+
+  // On a phone, Edit Profile keeps Cancel and Save in view even with every error showing.
+  await page.getByRole('button', { name: LABELS.editProfile }).click();
+  await dialog.getByLabel('First Name').fill('');
+  await dialog.getByLabel('Last Name').fill('');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await dialog.getByText(PROFILE.firstNameRequired).waitFor();
+  const save = await dialog.getByRole('button', { name: 'Save Changes' }).boundingBox();
+  expect(save!.y + save!.height).toBeLessThanOrEqual(844);
+  await shot(page, 'dashboard-05-edit-errors-390');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
   expect(errors).toEqual([]);
 
   // The session ends while the page is open: the next refresh says so and goes to sign-in.

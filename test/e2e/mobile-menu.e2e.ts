@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { NAV } from '../../src/common/messages';
+import { expectAccessible } from './a11y';
 import { launchBrowser, newPage, shot, startProduct, type Product } from './support';
 
 let product: Product;
@@ -33,13 +34,18 @@ it('opens a full-screen menu at 390px that closes on every route change', async 
   const box = await menu.boundingBox();
   expect(box!.width).toBeGreaterThanOrEqual(389);
   await menu.getByRole('link', { name: NAV.login }).waitFor();
+  // The page you are on is marked (issue 7, rough edge 10).
+  expect(await menu.getByRole('link', { name: NAV.home }).getAttribute('aria-current')).toBe('page');
+  expect(await menu.getByRole('link', { name: NAV.about }).getAttribute('aria-current')).toBeNull();
   await shot(page, 'mobile-02-menu-open');
+  await expectAccessible(page, 'mobile menu');
 
   await menu.getByRole('link', { name: NAV.about }).click();
   await page.waitForURL('**/about');
   await menu.waitFor({ state: 'detached' });
 
   await page.getByRole('button', { name: 'Open menu' }).click();
+  expect(await menu.getByRole('link', { name: NAV.about }).getAttribute('aria-current')).toBe('page');
   await menu.getByRole('link', { name: NAV.contact }).click();
   await page.waitForURL('**/contact');
   await menu.waitFor({ state: 'detached' });

@@ -6,10 +6,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
-import { DASHBOARD, MEDIA, PROMO } from '../../src/common/messages';
+import { CHECKOUT, DASHBOARD, MEDIA, PROMO } from '../../src/common/messages';
 import { openDatabase } from '../../src/server/db/client';
-import { highlightRequests, promoCodes, user, userProfiles, userStills, userVideos } from '../../src/server/db/schema';
+import { highlightRequests, orders, promoCodes, user, userProfiles, userStills, userVideos } from '../../src/server/db/schema';
 import { createDiskStorage } from '../../src/server/storage/storage';
+import { expectAccessible } from './a11y';
 import { launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
 let product: Product;
@@ -40,6 +41,7 @@ async function seed(dataDir: string, email: string) {
     }
     await database.db.insert(highlightRequests).values({ userId, status: 'ready_to_purchase', eventId: 'chicago-3v3-2024', event: 'Chicago 3v3 (Chicago, IL, Nov 9)', games: [] });
     await database.db.insert(promoCodes).values({ code: 'TEAM25', discountPercent: 25 });
+    await database.db.insert(orders).values({ userId, amount: 11250, status: 'completed', promoCode: 'TEAM25', stripeSessionId: 'cs_test_known_order', stripePaymentId: 'pi_test_1' });
     await database.db.update(userProfiles).set({ tutorialCompletedAt: new Date() }).where(eq(userProfiles.id, userId));
   } finally {
     await database.close();
@@ -70,6 +72,7 @@ it('plays, seeks and downloads reels, picks a thumbnail, shows photos and prices
   // Horizontal first (newest first), then vertical; hidden videos never appear.
   expect(await reels.locator('h3').allTextContents()).toEqual(['Fall League Highlights', 'Full Game', 'Game Winner (vertical)']);
   await reels.getByText(DASHBOARD.videoProcessing).waitFor();
+  await expectAccessible(page, 'dashboard with reels and photos');
 
   // Playback with seeking (range requests).
   const video = reels.locator('video').first();
@@ -90,6 +93,7 @@ it('plays, seeks and downloads reels, picks a thumbnail, shows photos and prices
   await picker.getByText('3.4 s').waitFor();
   await page.waitForTimeout(300);
   await shot(page, 'reels-01-thumbnail-picker');
+  await expectAccessible(page, 'thumbnail picker');
   await picker.getByRole('button', { name: 'Save Thumbnail' }).click();
   await page.getByText(MEDIA.thumbnailUpdated.title).waitFor();
   await expect.poll(() => video.getAttribute('poster')).toMatch(/^\/api\/media\/video-thumbnails\//);
@@ -120,6 +124,22 @@ it('plays, seeks and downloads reels, picks a thumbnail, shows photos and prices
   expect(await dialog.getByTestId('price').textContent()).toBe('$112.50');
   await dialog.getByText('$150.00').waitFor();
   await shot(page, 'reels-02-purchase');
+  await expectAccessible(page, 'purchase dialog');
+  await page.keyboard.press('Escape');
+
+  // A checkout return with a session id the server does not know for this user announces
+  // nothing, and the id leaves the address bar (issue 7, rough edge 2).
+  await page.goto(`${product.url}/dashboard?checkout=success&session_id=cs_test_bogus`);
+  await page.getByRole('heading', { name: 'Sky Rivera' }).waitFor();
+  await expect.poll(() => new URL(page.url()).search).toBe('');
+  await page.waitForTimeout(1500);
+  expect(await page.getByText(CHECKOUT.success.title).count()).toBe(0);
+  expect(await page.getByTestId('order-summary').count()).toBe(0);
+  // The user's own order: the spec's toast and the order as the server knows it.
+  await page.goto(`${product.url}/dashboard?checkout=success&session_id=cs_test_known_order`);
+  await page.getByText(CHECKOUT.success.title).waitFor();
+  await page.getByTestId('order-summary').getByText('$112.50').waitFor();
+  await expect.poll(() => new URL(page.url()).search).toBe('');
 
   // The only console errors allowed are the 404 answers to the invalid promo code.
   expect(errors.filter((e) => !e.includes('404'))).toEqual([]);

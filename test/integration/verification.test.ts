@@ -36,11 +36,14 @@ describe('email verification', () => {
   it('the link verifies the address, signs the user in and redirects to /dashboard', async () => {
     const { email, userId, link } = await signUp();
     expect(await isVerified(email)).toBe(false);
-    expect(link.searchParams.get('callbackURL')).toBe('/dashboard');
+    expect(link.searchParams.get('callbackURL')).toBe('/dashboard?verified=1');
 
     const res = await fetch(link, { redirect: 'manual' });
     expect(res.status).toBe(302);
-    expect(new URL(res.headers.get('location')!, app.origin).pathname).toBe('/dashboard');
+    // The dashboard says "Email confirmed" once, from ?verified=1 (issue 7, rough edge 4).
+    const landing = new URL(res.headers.get('location')!, app.origin);
+    expect(landing.pathname).toBe('/dashboard');
+    expect(landing.searchParams.get('verified')).toBe('1');
     const cookie = cookiesFrom(res);
     expect(cookie).toMatch(/session_token=/);
 

@@ -5,7 +5,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { HEADSHOT_MAX_BYTES } from '../../common/constants';
 import { ACCOUNT_EXISTS, AUTH_ERRORS, USERNAME_TAKEN } from '../../common/messages';
 import type { Registration } from '../../common/schemas';
-import type { Auth } from '../auth/auth';
+import { AFTER_VERIFY, type Auth } from '../auth/auth';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { homepageSignups, user, userProfiles } from '../db/schema';
@@ -25,8 +25,7 @@ export class AccountError extends Error {
   }
 }
 
-/** Where sign-up's verification link sends the user once confirmed. */
-const AFTER_VERIFY = '/dashboard';
+
 
 export async function emailInUse(db: Db, email: string): Promise<boolean> {
   const normalized = email.trim().toLowerCase();

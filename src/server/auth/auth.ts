@@ -10,6 +10,9 @@ import * as schema from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { resetPasswordMail, verificationMail } from '../mail/templates';
 
+/** Where a confirmation link sends the user once confirmed (the dashboard says so once). */
+export const AFTER_VERIFY = '/dashboard?verified=1';
+
 /** The header our server sets to the caller's address before handing a request to better-auth. */
 export const CLIENT_IP_HEADER = 'x-verified-client-ip';
 
@@ -54,9 +57,9 @@ export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
       autoSignInAfterVerification: true,
       expiresIn: VERIFICATION_LINK_TTL_SECONDS,
       sendVerificationEmail: async ({ user, url }) => {
-        // Every confirmed address lands on the dashboard, whichever call sent the link.
+        // Every confirmed address lands on the dashboard, which says so once, whichever call sent the link.
         const link = new URL(url);
-        link.searchParams.set('callbackURL', '/dashboard');
+        link.searchParams.set('callbackURL', AFTER_VERIFY);
         await mailer.send(verificationMail(user.email, user.name, link.toString()));
       },
     },

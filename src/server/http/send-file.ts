@@ -50,19 +50,41 @@ export interface SendFileOptions {
   contentType?: string;
   method?: string;
   rangeHeader?: string;
+  /** The request's Accept-Encoding: a precompressed `.br` or `.gz` copy beside the file is sent when it takes one. */
+  acceptEncoding?: string;
+}
+
+/** Text files, of which the build leaves precompressed copies (scripts/build.mjs). */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|webmanifest)$/;
+
+/** The precompressed copy of `file` the client takes (brotli first), if the build made one. */
+async function precompressed(file: string, acceptEncoding: string | undefined) {
+  if (!acceptEncoding) return null;
+  for (const [encoding, ext] of [['br', '.br'], ['gzip', '.gz']] as const) {
+    if (!new RegExp(`\\b${encoding}\\b`).test(acceptEncoding)) continue;
+    const stat = await fsp.stat(`${file}${ext}`).catch(() => null);
+    if (stat?.isFile()) return { path: `${file}${ext}`, encoding, stat };
+  }
+  return null;
 }
 
 /** A Response for `file`, or null when there is no such regular file. */
 export async function sendFile(file: string, opts: SendFileOptions): Promise<Response | null> {
-  const stat = await fsp.stat(file).catch(() => null);
-  if (!stat?.isFile()) return null;
+  const original = await fsp.stat(file).catch(() => null);
+  if (!original?.isFile()) return null;
+  // Ranges are asked of the file itself (video seeking), never of a compressed copy.
+  const compressed = opts.rangeHeader ? null : await precompressed(file, opts.acceptEncoding);
+  const stat = compressed?.stat ?? original;
   const headers = new Headers({
     'Content-Type': opts.contentType ?? contentTypeFor(file),
     'Cache-Control': opts.cacheControl,
     'Accept-Ranges': 'bytes',
-    'Last-Modified': stat.mtime.toUTCString(),
+    'Last-Modified': original.mtime.toUTCString(),
     'X-Content-Type-Options': 'nosniff',
   });
+  if (compressed) headers.set('Content-Encoding', compressed.encoding);
+  if (COMPRESSIBLE.test(file)) headers.set('Vary', 'Accept-Encoding');
+  file = compressed?.path ?? file;
   const range = parseRange(opts.rangeHeader, stat.size);
   if (range === 'invalid') {
     headers.set('Content-Range', `bytes */${stat.size}`);

@@ -3,24 +3,11 @@
 import { hc, type ClientResponse } from 'hono/client';
 import type { ApiType } from '../../server/app';
 import { AUTH_ERRORS } from '../../common/messages';
+import { ApiRequestError, errorFrom } from './api-error';
+
+export { ApiRequestError, isNetworkError } from './api-error';
 
 export const api = hc<ApiType>('/api', { init: { credentials: 'same-origin' } });
-
-export class ApiRequestError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string,
-    readonly title?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** True when the request never reached the server (offline, server down). */
-export function isNetworkError(error: unknown): boolean {
-  return error instanceof ApiRequestError && error.status === 0;
-}
 
 /** The JSON body type of the successful responses among a route's possible responses. */
 type SuccessBody<R> = R extends ClientResponse<infer T, infer _S, infer _F> ? (R['ok'] extends false ? never : T) : never;
@@ -34,6 +21,5 @@ export async function unwrap<R extends ClientResponse<unknown>>(call: Promise<R>
     throw new ApiRequestError(AUTH_ERRORS.failedToFetch, 0, 'NETWORK');
   }
   if (res.ok) return (await res.json()) as SuccessBody<R>;
-  const body = (await res.json().catch(() => null)) as { message?: string; code?: string; title?: string } | null;
-  throw new ApiRequestError(body?.message ?? AUTH_ERRORS.generic, res.status, body?.code ?? 'ERROR', body?.title);
+  throw await errorFrom(res as unknown as Response);
 }

@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
 import { Button } from '../ui/button';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
 export default function AboutPage() {
+  usePageTitle(PAGE_TITLES['/about']);
   return (
     <div className="mx-auto grid max-w-7xl gap-12 px-4 pb-20 pt-28 md:grid-cols-[1.2fr_1fr] md:px-8">
       <article className="space-y-5 text-lg leading-relaxed text-neutral-300">
@@ -33,14 +35,18 @@ export default function AboutPage() {
         </div>
       </article>
       <figure className="mx-auto w-full max-w-md">
-        <img
-          src="/about/cover.jpg"
-          alt="A magazine cover titled Get It On Tape featuring a young athlete"
-          width={900}
-          height={1200}
-          className="w-full rotate-1 rounded-lg shadow-2xl shadow-red-900/30 ring-1 ring-white/10"
-        />
-        <figcaption className="mt-4 text-center text-sm text-neutral-500">Made for the next generation of athletes.</figcaption>
+        <picture>
+          <source type="image/webp" srcSet="/about/cover-600.webp 600w, /about/cover-900.webp 900w" sizes="(min-width: 768px) 448px, calc(100vw - 2rem)" />
+          <img
+            src="/about/cover.jpg"
+            alt="A magazine cover titled Get It On Tape featuring a young athlete"
+            width={900}
+            height={1200}
+            fetchPriority="high"
+            className="w-full rotate-1 rounded-lg shadow-2xl shadow-red-900/30 ring-1 ring-white/10"
+          />
+        </picture>
+        <figcaption className="mt-4 text-center text-sm text-neutral-400">Made for the next generation of athletes.</figcaption>
       </figure>
     </div>
   );

@@ -4,8 +4,10 @@ import { ShieldCheck } from 'lucide-react';
 import { AppHeader } from '../features/layout/app-header';
 import { RequireAdmin } from '../features/session/require-session';
 import { Card, CardTitle } from '../ui/card';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
 export default function AdminPage() {
+  usePageTitle(PAGE_TITLES['/admin']);
   return (
     <RequireAdmin>
       {({ user }) => (

@@ -1,13 +1,12 @@
 // /auth: Sign In and Create Account tabs. A signed-in visitor is sent on at once.
-import { useEffect } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import { BRAND, LABELS, VERIFY_LINK_INVALID } from '../../common/messages';
+import { BRAND, LABELS } from '../../common/messages';
+import { ResendVerification } from '../features/auth/resend-verification';
 import { SignInForm } from '../features/auth/sign-in-form';
 import { SignUpForm } from '../features/auth/sign-up-form';
-import { useMe } from '../features/session/use-me';
-import { notify } from '../lib/toast';
+import { useMe } from '../features/session/session';
 import { LogoMark } from '../ui/logo';
-import { Spinner } from '../ui/spinner';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs';
 
 export default function AuthPage() {
@@ -17,31 +16,23 @@ export default function AuthPage() {
   const state = location.state as { email?: string; message?: string } | null;
   const email = params.get('email') ?? state?.email ?? '';
   const tab = params.get('tab') === 'signup' ? 'signup' : 'signin';
+  usePageTitle(tab === 'signup' ? LABELS.createAccount : PAGE_TITLES['/auth']);
 
   // A verification link that failed (expired or already used) lands here with ?error=.
-  useEffect(() => {
-    if (params.get('error')) {
-      notify.error(VERIFY_LINK_INVALID);
-    }
-  }, [params]);
+  const linkFailed = Boolean(params.get('error'));
 
-  if (me.isPending) {
-    return (
-      <div className="flex min-h-dvh items-center justify-center pt-16">
-        <Spinner />
-      </div>
-    );
-  }
+  // The forms show at once (the page arrives prerendered); someone signed in is sent on once known.
   if (me.data?.user) return <Navigate to={me.data.user.isAdmin ? '/admin' : '/dashboard'} replace />;
 
   return (
     <div className="flex min-h-dvh items-start justify-center px-4 pb-16 pt-28">
       <div className="w-full max-w-md">
         <div className="mb-8 flex flex-col items-center gap-3 text-center text-white">
-          <LogoMark className="h-14 w-14" />
+          <LogoMark size="lg" />
           <h1 className="font-display text-4xl tracking-wider">{BRAND.name}</h1>
           {state?.message && <p className="text-sm text-neutral-300">{state.message}</p>}
         </div>
+        {linkFailed && <ResendVerification defaultEmail={email} />}
         <div className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-6 shadow-xl">
           <Tabs
             value={tab}
@@ -52,7 +43,7 @@ export default function AuthPage() {
               setParams(next, { replace: true });
             }}
           >
-            <TabsList className="mb-6">
+            <TabsList className="mb-6" label="Sign in or create an account">
               <TabsTrigger value="signin">{LABELS.signIn}</TabsTrigger>
               <TabsTrigger value="signup">{LABELS.createAccount}</TabsTrigger>
             </TabsList>

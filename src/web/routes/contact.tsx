@@ -3,8 +3,10 @@ import { COMPANY } from '../../common/company';
 import { CONTACT } from '../../common/messages';
 import { ContactForm } from '../features/contact/contact-form';
 import { Card, CardTitle } from '../ui/card';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
 export default function ContactPage() {
+  usePageTitle(PAGE_TITLES['/contact']);
   return (
     <div className="mx-auto max-w-7xl px-4 pb-20 pt-28 md:px-8">
       <h1 className="font-display text-5xl uppercase tracking-wide text-white md:text-6xl">Get in touch</h1>
@@ -37,7 +39,7 @@ export default function ContactPage() {
             {COMPANY.cofounders.map((person) => (
               <div key={person.email} className="border-t border-neutral-800 pt-5">
                 <dt className="font-semibold text-white">
-                  {person.name} <span className="font-normal text-neutral-500">· {person.role}</span>
+                  {person.name} <span className="font-normal text-neutral-400">· {person.role}</span>
                 </dt>
                 <dd className="mt-1">
                   <a href={`mailto:${person.email}`} className="hover:text-white">{person.email}</a>

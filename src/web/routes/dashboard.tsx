@@ -1,8 +1,8 @@
 // /dashboard: the athlete's home. Composes the profile, request, reels and photos features.
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ACCESS_DENIED, CHECKOUT, LABELS, PROFILE, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
+import { ACCESS_DENIED, CHECKOUT, EMAIL_CONFIRMED, LABELS, PROFILE, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
 import { AppHeader } from '../features/layout/app-header';
 import { useProfile } from '../features/profile/api';
 import { ProfileCard } from '../features/profile/profile-card';
@@ -19,30 +19,42 @@ import { api, unwrap } from '../lib/api';
 import { notify } from '../lib/toast';
 import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
-/** ?denied=admin (from the server's admin guard) and ?checkout=…&session_id=… toasts, once. */
+/**
+ * What the address bar brings back to the dashboard, read once and then removed from it:
+ * ?denied=admin (the server's admin guard), ?verified=1 (the confirmation link), and the
+ * checkout return ?checkout=…&session_id=…. A success is only announced for an order of this
+ * user that the server knows; the URL alone proves nothing.
+ */
 function useReturnToasts() {
   const [params, setParams] = useSearchParams();
-  const sessionId = params.get('session_id');
-  // The order is loaded from the server for the signed-in user; the URL alone proves nothing.
+  const [arrival] = useState(() => ({
+    checkout: params.get('checkout'),
+    sessionId: params.get('session_id'),
+    denied: params.get('denied'),
+    verified: params.get('verified'),
+  }));
   const order = useQuery({
-    queryKey: ['orders', sessionId],
-    queryFn: () => unwrap(api.orders['by-session'][':sessionId'].$get({ param: { sessionId: sessionId! } })),
-    enabled: Boolean(sessionId),
+    queryKey: ['orders', arrival.sessionId],
+    queryFn: () => unwrap(api.orders['by-session'][':sessionId'].$get({ param: { sessionId: arrival.sessionId! } })),
+    enabled: Boolean(arrival.sessionId),
     retry: false,
   });
   useEffect(() => {
-    const checkout = params.get('checkout');
-    const denied = params.get('denied');
-    if (!checkout && !denied) return;
-    if (denied === 'admin') notify.error(ACCESS_DENIED);
-    if (checkout === 'success') notify.success(CHECKOUT.success, 6000);
-    if (checkout === 'cancel') notify.info(CHECKOUT.cancel, 5000);
+    if (arrival.denied === 'admin') notify.error(ACCESS_DENIED);
+    if (arrival.verified) notify.success(EMAIL_CONFIRMED);
+    if (arrival.checkout === 'cancel') notify.info(CHECKOUT.cancel, 5000);
     const next = new URLSearchParams(params);
-    next.delete('denied');
-    next.delete('checkout');
-    setParams(next, { replace: true });
-  }, [params, setParams]);
+    for (const key of ['denied', 'verified', 'checkout', 'session_id']) next.delete(key);
+    if (next.toString() !== params.toString()) setParams(next, { replace: true });
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const confirmed = arrival.checkout === 'success' && order.data;
+  useEffect(() => {
+    if (confirmed) notify.success(CHECKOUT.success, 6000);
+  }, [confirmed]);
   return order.data;
 }
 
@@ -100,6 +112,7 @@ function Dashboard() {
 }
 
 export default function DashboardPage() {
+  usePageTitle(PAGE_TITLES['/dashboard']);
   return (
     <RequireUser>
       {() => (

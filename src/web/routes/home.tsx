@@ -1,11 +1,7 @@
 import { Camera, Film, ScanFace } from 'lucide-react';
-import { lazy, Suspense } from 'react';
 import { Hero } from '../features/home/hero';
-
-// Below the fold: its form code (zod, react-hook-form) loads after the hero is on screen.
-const HomepageSignupForm = lazy(() =>
-  import('../features/home/homepage-signup-form').then((m) => ({ default: m.HomepageSignupForm })),
-);
+import { HomepageSignupForm } from '../features/home/homepage-signup-form';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
 const STEPS = [
   {
@@ -26,6 +22,7 @@ const STEPS = [
 ];
 
 export default function HomePage() {
+  usePageTitle(PAGE_TITLES['/']);
   return (
     <>
       <Hero />
@@ -52,9 +49,7 @@ export default function HomePage() {
             Get your athlete on tape
           </h2>
           <p className="mb-8 mt-2 text-neutral-400">Start with your name and email. You can finish the athlete profile next.</p>
-          <Suspense fallback={<div className="h-24" />}>
-            <HomepageSignupForm />
-          </Suspense>
+          <HomepageSignupForm />
         </div>
       </section>
     </>

@@ -1,17 +1,19 @@
 // /reset-password: reached from the e-mailed link (?token=...), or with ?error= when the link
 // was already used or expired.
-import { useMutation } from '@tanstack/react-query';
 import { Eye, EyeOff } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { TIMING } from '../../common/constants';
-import { AUTH_ERRORS, LABELS, PASSWORD_MISMATCH, PASSWORD_UPDATED, RESET_FAILED_TITLE } from '../../common/messages';
-import { authCall, authClient } from '../lib/auth-client';
+import { AUTH_ERRORS, LABELS, PASSWORD_MISMATCH, PASSWORD_UPDATED, RESET_FAILED_TITLE, VERIFY_EMAIL } from '../../common/messages';
+import { requestJson } from '../lib/api-error';
+import { useAction } from '../lib/use-action';
 import { notify } from '../lib/toast';
 import { Button } from '../ui/button';
 import { Field, Input } from '../ui/form-controls';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
 export default function ResetPasswordPage() {
+  usePageTitle(PAGE_TITLES['/reset-password']);
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const token = params.get('token');
@@ -20,20 +22,19 @@ export default function ResetPasswordPage() {
   const [confirm, setConfirm] = useState('');
   const [show, setShow] = useState(false);
 
-  const update = useMutation({
-    mutationFn: () => authCall(authClient.resetPassword({ newPassword: password, token: token ?? '' })),
+  const update = useAction(() => requestJson('/api/auth/reset-password', { method: 'POST', json: { newPassword: password, token: token ?? '' } }), {
     onSuccess: () => {
       notify.success(PASSWORD_UPDATED);
       setTimeout(() => navigate('/auth'), TIMING.resetRedirect);
     },
-    onError: (error: Error) => notify.error({ title: RESET_FAILED_TITLE, description: error.message }),
+    onError: (error) => notify.error({ title: RESET_FAILED_TITLE, description: error.message }),
   });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (password !== confirm) return notify.error(PASSWORD_MISMATCH);
     if (password.length < 6) return notify.error({ title: RESET_FAILED_TITLE, description: AUTH_ERRORS.passwordTooShort });
-    update.mutate();
+    update.run(undefined);
   };
 
   return (
@@ -44,7 +45,7 @@ export default function ResetPasswordPage() {
           <div className="mt-4 space-y-6">
             <p role="alert" className="text-neutral-300">{AUTH_ERRORS.invalidResetLink}</p>
             <Button asChild className="w-full">
-              <Link to="/auth">Back to Sign In</Link>
+              <Link to="/auth">{VERIFY_EMAIL.back}</Link>
             </Button>
           </div>
         ) : (

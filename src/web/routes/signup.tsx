@@ -1,21 +1,32 @@
 // The full registration page. Prefilled from the homepage sign-up (navigation state); shows
 // whether the service can be reached before the athlete types everything in.
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { CONNECTION_STATUS } from '../../common/messages';
 import { RegistrationForm, type RegistrationPrefill } from '../features/auth/registration-form';
-import { useMe } from '../features/session/use-me';
-import { api, unwrap } from '../lib/api';
+import { useMe } from '../features/session/session';
+import { requestJson } from '../lib/api-error';
 import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
-import { Spinner } from '../ui/spinner';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
 type Status = 'checking' | 'connected' | 'failed';
 
 function useConnectionStatus(): Status {
-  const health = useQuery({ queryKey: ['health'], queryFn: () => unwrap(api.health.$get()), retry: 1 });
-  return health.isPending ? 'checking' : health.isError ? 'failed' : 'connected';
+  const [status, setStatus] = useState<Status>('checking');
+  useEffect(() => {
+    let cancelled = false;
+    const check = (triesLeft: number): Promise<void> =>
+      requestJson('/api/health').then(
+        () => void (cancelled || setStatus('connected')),
+        () => (triesLeft > 0 ? check(triesLeft - 1) : void (cancelled || setStatus('failed'))),
+      );
+    void check(1);
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  return status;
 }
 
 function ConnectionStatus({ status, onContinue }: { status: Status; onContinue?: () => void }) {
@@ -40,19 +51,13 @@ function ConnectionStatus({ status, onContinue }: { status: Status; onContinue?:
 }
 
 export default function SignupPage() {
+  usePageTitle(PAGE_TITLES['/signup']);
   const me = useMe();
   const location = useLocation();
   const status = useConnectionStatus();
   const [continued, setContinued] = useState(false);
   const prefill = (location.state ?? {}) as RegistrationPrefill;
 
-  if (me.isPending) {
-    return (
-      <div className="flex min-h-dvh items-center justify-center">
-        <Spinner />
-      </div>
-    );
-  }
   if (me.data?.user) return <Navigate to="/dashboard" replace />;
 
   return (
@@ -71,7 +76,7 @@ export default function SignupPage() {
           <RegistrationForm prefill={prefill} />
         </div>
       )}
-      <p className="mt-6 text-center text-xs text-neutral-500">
+      <p className="mt-6 text-center text-xs text-neutral-400">
         <Link to="/terms" className="hover:text-white">Terms and Privacy Policy</Link>
       </p>
     </div>

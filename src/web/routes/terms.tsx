@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { COMPANY } from '../../common/company';
 import { LABELS } from '../../common/messages';
 import { LEGAL_UPDATED, PRIVACY_SECTIONS, TERMS_SECTIONS, type LegalSection } from '../features/legal/legal-content';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
 const PARTS = [
   { id: 'terms', heading: 'Terms of Service', sections: TERMS_SECTIONS },
@@ -11,6 +12,7 @@ const PARTS = [
 const anchor = (part: string, index: number) => `${part}-${index + 1}`;
 
 export default function TermsPage() {
+  usePageTitle(PAGE_TITLES['/terms']);
   return (
     <div className="min-h-dvh bg-neutral-950 px-4 pb-24 pt-24 text-neutral-200 md:px-8">
       <div id="top" className="mx-auto max-w-3xl scroll-mt-24">
@@ -30,7 +32,7 @@ export default function TermsPage() {
           <p className="mt-4 leading-relaxed text-neutral-300">
             These terms and this privacy policy apply to everything {COMPANY.name} offers: the website, your account,
             and the highlight reels and photo stills we make from the games we film. Questions? E-mail us at{' '}
-            <a href={`mailto:${COMPANY.email}`} className="font-medium text-red-500 underline-offset-4 hover:underline">
+            <a href={`mailto:${COMPANY.email}`} className="font-medium text-red-400 underline underline-offset-4 hover:text-red-300">
               {COMPANY.email}
             </a>
             .
@@ -53,7 +55,7 @@ export default function TermsPage() {
                 <ol className="mt-3 space-y-1.5 text-sm">
                   {part.sections.map((section, i) => (
                     <li key={section.title} className="flex gap-2">
-                      <span className="w-6 shrink-0 text-right tabular-nums text-neutral-500">{i + 1}.</span>
+                      <span className="w-6 shrink-0 text-right tabular-nums text-neutral-400">{i + 1}.</span>
                       <a
                         href={`#${anchor(part.id, i)}`}
                         className="text-neutral-300 underline-offset-4 hover:text-white hover:underline"
@@ -87,7 +89,7 @@ export default function TermsPage() {
         <footer className="mt-16 border-t border-neutral-800 pt-8 text-sm text-neutral-400">
           <p>
             {COMPANY.name} · Contact:{' '}
-            <a href={`mailto:${COMPANY.email}`} className="text-red-500 underline-offset-4 hover:underline">
+            <a href={`mailto:${COMPANY.email}`} className="text-red-400 underline underline-offset-4 hover:text-red-300">
               {COMPANY.email}
             </a>
           </p>

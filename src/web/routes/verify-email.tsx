@@ -3,8 +3,15 @@ import { MailCheck } from 'lucide-react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { VERIFY_EMAIL } from '../../common/messages';
 import { Button } from '../ui/button';
+import { PAGE_TITLES, usePageTitle } from '../page-titles';
+
+/** An address that may wrap only before "@" and after dots, never mid-word (unless it must). */
+function breakable(email: string) {
+  return email.split(/(?=@)|(?<=\.)/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
+}
 
 export default function VerifyEmailPage() {
+  usePageTitle(PAGE_TITLES['/auth/verify-email']);
   const location = useLocation();
   const email = (location.state as { email?: string } | null)?.email;
   if (!email) return <Navigate to="/auth" replace />;
@@ -15,7 +22,7 @@ export default function VerifyEmailPage() {
         <MailCheck className="mx-auto h-14 w-14 text-red-500" aria-hidden="true" />
         <h1 className="mt-4 font-display text-4xl uppercase tracking-wide text-white">{VERIFY_EMAIL.title}</h1>
         <p className="mt-3 text-neutral-300">
-          We sent a confirmation link to <strong className="break-all text-white">{email}</strong>
+          We sent a confirmation link to <strong className="text-white [overflow-wrap:anywhere]">{breakable(email)}</strong>
         </p>
         <ol className="mt-6 space-y-3 text-left">
           {VERIFY_EMAIL.steps.map((step, i) => (

@@ -4,7 +4,7 @@ import type { ComponentProps } from 'react';
 import { cn } from '../lib/cn';
 
 const buttonVariants = cva(
-  'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-semibold tracking-wide transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 focus-visible:ring-offset-2 focus-visible:ring-offset-neutral-950 disabled:pointer-events-none disabled:opacity-50',
+  'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-semibold transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500 focus-visible:ring-offset-2 focus-visible:ring-offset-neutral-950 disabled:pointer-events-none disabled:opacity-50',
   {
     variants: {
       variant: {
@@ -12,13 +12,17 @@ const buttonVariants = cva(
         secondary: 'bg-white text-neutral-950 hover:bg-neutral-200',
         outline: 'border border-neutral-700 bg-transparent text-white hover:bg-neutral-900',
         ghost: 'bg-transparent text-neutral-200 hover:bg-neutral-900 hover:text-white',
-        link: 'bg-transparent p-0 text-red-400 underline-offset-4 hover:underline',
+        link: 'bg-transparent text-red-400 underline-offset-4 hover:underline',
       },
+      // Buttons read as one family: upper case with tracking, whatever their label's case.
       size: {
-        sm: 'h-9 px-3 text-sm',
-        md: 'h-11 px-5 text-sm',
-        lg: 'h-14 px-8 text-base',
+        sm: 'h-9 px-3 text-sm uppercase tracking-wide',
+        md: 'h-11 px-5 text-sm uppercase tracking-wide',
+        lg: 'h-14 px-8 text-base uppercase tracking-wide',
+        xl: 'h-14 px-10 text-lg uppercase tracking-widest',
         icon: 'h-10 w-10',
+        /** A link-like button inside text (variant link). */
+        inline: 'h-auto p-0 text-sm',
       },
     },
     defaultVariants: { variant: 'primary', size: 'md' },

@@ -1,5 +1,4 @@
 // Inputs styled once, plus a Field wrapper that ties a label, a control and its error together.
-import * as LabelPrimitive from '@radix-ui/react-label';
 import { useId, type ComponentProps, type ReactElement, cloneElement } from 'react';
 import { cn } from '../lib/cn';
 
@@ -18,8 +17,8 @@ export function NativeSelect({ className, ...props }: ComponentProps<'select'>) 
   return <select className={cn(controlClass, 'h-11 appearance-auto', className)} {...props} />;
 }
 
-export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
-  return <LabelPrimitive.Root className={cn('text-sm font-medium text-neutral-200', className)} {...props} />;
+export function Label({ className, ...props }: ComponentProps<'label'>) {
+  return <label className={cn('text-sm font-medium text-neutral-200', className)} {...props} />;
 }
 
 interface FieldProps {
@@ -38,7 +37,7 @@ export function Field({ label, error, hint, optional, className, children }: Fie
     <div className={cn('flex flex-col gap-1.5', className)}>
       <Label htmlFor={id}>
         {label}
-        {optional && <span className="ml-1 font-normal text-neutral-500">(optional)</span>}
+        {optional && <span className="font-normal text-neutral-400"> (optional)</span>}
       </Label>
       {cloneElement(children, {
         id,
@@ -50,7 +49,7 @@ export function Field({ label, error, hint, optional, className, children }: Fie
           {error}
         </p>
       ) : hint ? (
-        <p id={messageId} className="text-xs text-neutral-500">
+        <p id={messageId} className="text-xs text-neutral-400">
           {hint}
         </p>
       ) : null}

@@ -1,74 +1,62 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { TIMING } from '../../../common/constants';
-import {
-  AUTH_TOAST_TITLES,
-  EMAIL_REQUIRED,
-  LABELS,
-  RESET_EMAIL_SENT,
-  WELCOME_BACK,
-} from '../../../common/messages';
-import { signInSchema, type SignInInput, type SignInValues } from '../../../common/schemas';
-import { authCall, authClient } from '../../lib/auth-client';
+import { AUTH_TOAST_TITLES, EMAIL_REQUIRED, LABELS, RESET_EMAIL_SENT, WELCOME_BACK } from '../../../common/messages';
+import type { SignInValues } from '../../../common/schemas';
+import { requestJson } from '../../lib/api-error';
+import { useSchemaForm } from '../../lib/schema-form';
 import { notify } from '../../lib/toast';
+import { useAction } from '../../lib/use-action';
 import { Button } from '../../ui/button';
 import { Field, Input } from '../../ui/form-controls';
-import { meQuery } from '../session/use-me';
+import { refreshSession } from '../session/session';
 
 export function SignInForm({ defaultEmail }: { defaultEmail?: string }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const form = useForm<SignInInput, unknown, SignInValues>({
-    resolver: zodResolver(signInSchema),
-    defaultValues: { email: defaultEmail ?? '', password: '' },
-  });
 
-  const signIn = useMutation({
-    mutationFn: (values: SignInValues) =>
-      authCall(authClient.signIn.email({ email: values.email, password: values.password })),
+  const signIn = useAction((values: SignInValues) => requestJson('/api/auth/sign-in/email', { method: 'POST', json: values }), {
     onSuccess: async () => {
-      const me = await queryClient.fetchQuery({ ...meQuery, staleTime: 0 });
+      const me = await refreshSession();
       notify.success(WELCOME_BACK);
       navigate(me.user?.isAdmin ? '/admin' : '/dashboard', { replace: true });
     },
-    onError: (error: Error) => notify.error({ title: AUTH_TOAST_TITLES.signIn, description: error.message }),
+    onError: (error) => notify.error({ title: AUTH_TOAST_TITLES.signIn, description: error.message }),
   });
 
-  const reset = useMutation({
-    mutationFn: (email: string) =>
-      authCall(authClient.requestPasswordReset({ email, redirectTo: '/reset-password' })),
-    onSuccess: () => notify.success(RESET_EMAIL_SENT, TIMING.resetEmailToast),
-    onError: (error: Error) => notify.error({ title: AUTH_TOAST_TITLES.error, description: error.message }),
-  });
+  const reset = useAction(
+    (email: string) => requestJson('/api/auth/request-password-reset', { method: 'POST', json: { email, redirectTo: '/reset-password' } }),
+    {
+      onSuccess: () => notify.success(RESET_EMAIL_SENT, TIMING.resetEmailToast),
+      onError: (error) => notify.error({ title: AUTH_TOAST_TITLES.error, description: error.message }),
+    },
+  );
+
+  const form = useSchemaForm(() => import('../../../common/schemas').then((m) => m.signInSchema), signIn.run);
 
   const forgotPassword = () => {
-    const email = form.getValues('email').trim();
+    const email = form.value('email').trim();
     if (!email) {
       notify.error(EMAIL_REQUIRED);
-      form.setFocus('email');
+      form.setError('email', EMAIL_REQUIRED.description);
       return;
     }
-    reset.mutate(email);
+    reset.run(email);
   };
 
-  const { errors } = form.formState;
   return (
-    <form noValidate onSubmit={form.handleSubmit((v) => signIn.mutate(v))} className="flex flex-col gap-4">
-      <Field label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
+    <form {...form.props} aria-label={LABELS.signIn} className="flex flex-col gap-4">
+      <Field label="Email" error={form.errors.email}>
+        <Input name="email" type="email" autoComplete="email" inputMode="email" defaultValue={defaultEmail} />
       </Field>
-      <Field label="Password" error={errors.password?.message}>
-        <Input type="password" autoComplete="current-password" {...form.register('password')} />
+      <Field label="Password" error={form.errors.password}>
+        <Input name="password" type="password" autoComplete="current-password" />
       </Field>
       <div className="flex justify-end">
-        <Button type="button" variant="link" size="sm" className="h-auto px-0" onClick={forgotPassword} disabled={reset.isPending}>
+        <Button type="button" variant="link" size="inline" onClick={forgotPassword} disabled={reset.isPending}>
           {LABELS.forgotPassword}
         </Button>
       </div>
       <Button type="submit" size="lg" disabled={signIn.isPending}>
-        {signIn.isPending ? 'Signing in...' : 'SIGN IN'}
+        {signIn.isPending ? 'Signing in...' : LABELS.signIn}
       </Button>
     </form>
   );

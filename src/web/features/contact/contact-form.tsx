@@ -1,52 +1,48 @@
 // "MESSAGE US": stored on the server first, then mailed to the team with an auto-reply.
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { CONTACT } from '../../../common/messages';
-import { contactSchema, type ContactInput, type ContactValues } from '../../../common/schemas';
-import { api, unwrap } from '../../lib/api';
+import type { ContactValues } from '../../../common/schemas';
+import { requestJson } from '../../lib/api-error';
+import { useSchemaForm } from '../../lib/schema-form';
 import { notify } from '../../lib/toast';
+import { useAction } from '../../lib/use-action';
 import { Button } from '../../ui/button';
 import { Field, Input, Textarea } from '../../ui/form-controls';
 
-const EMPTY: ContactInput = { firstName: '', lastName: '', email: '', phone: '', subject: '', message: '' };
-
 export function ContactForm() {
-  const form = useForm<ContactInput, unknown, ContactValues>({ resolver: zodResolver(contactSchema), defaultValues: EMPTY });
-  const send = useMutation({
-    mutationFn: (values: ContactValues) => unwrap(api.contact.$post({ json: values })),
+  const send = useAction((values: ContactValues) => requestJson('/api/contact', { method: 'POST', json: values }), {
     onSuccess: () => {
       notify.success(CONTACT.success);
-      form.reset(EMPTY);
+      form.reset();
     },
     onError: () => {
       notify.error(CONTACT.failure);
       window.alert(CONTACT.failureAlert);
     },
   });
-  const { errors } = form.formState;
+  const form = useSchemaForm(() => import('../../../common/schemas').then((m) => m.contactSchema), send.run);
+  const { errors } = form;
   return (
-    <form noValidate onSubmit={form.handleSubmit((v) => send.mutate(v))} className="grid gap-4 sm:grid-cols-2">
-      <Field label="First Name" error={errors.firstName?.message}>
-        <Input autoComplete="given-name" {...form.register('firstName')} />
+    <form {...form.props} aria-label={CONTACT.formTitle} className="grid gap-4 sm:grid-cols-2">
+      <Field label="First Name" error={errors.firstName}>
+        <Input name="firstName" autoComplete="given-name" />
       </Field>
-      <Field label="Last Name" error={errors.lastName?.message}>
-        <Input autoComplete="family-name" {...form.register('lastName')} />
+      <Field label="Last Name" error={errors.lastName}>
+        <Input name="lastName" autoComplete="family-name" />
       </Field>
-      <Field label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
+      <Field label="Email" error={errors.email}>
+        <Input name="email" type="email" autoComplete="email" inputMode="email" />
       </Field>
-      <Field label="Phone" optional error={errors.phone?.message}>
-        <Input type="tel" autoComplete="tel" {...form.register('phone')} />
+      <Field label="Phone" optional error={errors.phone}>
+        <Input name="phone" type="tel" autoComplete="tel" />
       </Field>
-      <Field label="Subject" className="sm:col-span-2" error={errors.subject?.message}>
-        <Input {...form.register('subject')} />
+      <Field label="Subject" className="sm:col-span-2" error={errors.subject}>
+        <Input name="subject" />
       </Field>
-      <Field label="Message" className="sm:col-span-2" error={errors.message?.message}>
-        <Textarea rows={6} {...form.register('message')} />
+      <Field label="Message" className="sm:col-span-2" error={errors.message}>
+        <Textarea name="message" rows={6} />
       </Field>
       <Button type="submit" size="lg" className="sm:col-span-2" disabled={send.isPending}>
-        {send.isPending ? 'Sending...' : 'SEND MESSAGE'}
+        {send.isPending ? 'Sending...' : 'Send Message'}
       </Button>
     </form>
   );

@@ -17,10 +17,12 @@ export function AppHeader({ children }: { children?: React.ReactNode }) {
         </Link>
         <div className="flex items-center gap-3">
           {children}
-          <Button variant="outline" size="sm" className="hidden md:inline-flex" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-            <LogOut className="h-4 w-4" aria-hidden="true" />
-            {LABELS.signOut}
-          </Button>
+          <div className="hidden md:block">
+            <Button variant="outline" size="sm" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+              <LogOut className="h-4 w-4" aria-hidden="true" />
+              {LABELS.signOut}
+            </Button>
+          </div>
         </div>
       </div>
     </header>

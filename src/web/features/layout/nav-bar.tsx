@@ -7,7 +7,7 @@ import { BRAND, NAV } from '../../../common/messages';
 import { cn } from '../../lib/cn';
 import { Button } from '../../ui/button';
 import { LogoMark } from '../../ui/logo';
-import { useMe } from '../session/use-me';
+import { useMe } from '../session/session';
 import { useSignOut } from '../session/use-sign-out';
 
 const LINKS = [
@@ -17,12 +17,13 @@ const LINKS = [
 ] as const;
 
 function AuthButtons({ stacked }: { stacked?: boolean }) {
-  const { data } = useMe();
+  const { data, isPending } = useMe();
   const signOut = useSignOut();
   const signedIn = Boolean(data?.user);
   const size = stacked ? 'lg' : 'sm';
   return (
-    <div className={cn('flex gap-3', stacked && 'w-full flex-col')}>
+    // Until the server has said who is signed in, the buttons hold their place unseen.
+    <div className={cn('flex gap-3', stacked && 'w-full flex-col', isPending && 'invisible')}>
       {signedIn ? (
         <>
           <Button asChild variant="outline" size={size}>
@@ -72,7 +73,10 @@ export function NavBar() {
                 to={l.to}
                 end
                 className={({ isActive }) =>
-                  cn('text-sm font-semibold tracking-widest text-neutral-300 hover:text-white', isActive && 'text-white underline decoration-red-500 decoration-2 underline-offset-8')
+                  cn(
+                    'text-sm font-semibold tracking-widest',
+                    isActive ? 'text-white underline decoration-red-500 decoration-2 underline-offset-8' : 'text-neutral-300 hover:text-white',
+                  )
                 }
               >
                 {l.label}
@@ -99,8 +103,19 @@ export function NavBar() {
           <ul className="flex flex-col gap-6">
             {LINKS.map((l) => (
               <li key={l.to}>
-                <NavLink to={l.to} end className="font-display text-4xl tracking-wider text-white">
-                  {l.label}
+                <NavLink
+                  to={l.to}
+                  end
+                  className={({ isActive }) =>
+                    cn('font-display text-4xl tracking-wider', isActive ? 'text-red-500' : 'text-white hover:text-neutral-300')
+                  }
+                >
+                  {({ isActive }) => (
+                    <span className="flex items-center gap-3">
+                      {isActive && <span className="h-8 w-1.5 rounded-full bg-red-500" aria-hidden="true" />}
+                      {l.label}
+                    </span>
+                  )}
                 </NavLink>
               </li>
             ))}

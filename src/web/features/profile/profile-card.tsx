@@ -21,7 +21,7 @@ export function ProfileCard({ profile }: { profile: ProfileDto }) {
         {rows.map(([label, value]) => (
           <div key={label} className="flex justify-between gap-4 py-2.5 text-sm">
             <dt className="text-neutral-400">{label}</dt>
-            <dd className={value == null ? 'italic text-neutral-500' : 'break-all text-right text-white'}>
+            <dd className={value == null ? 'italic text-neutral-400' : 'break-all text-right text-white'}>
               {value ?? DASHBOARD.notSpecified}
             </dd>
           </div>

@@ -54,7 +54,7 @@ export function ProfileHeader({ profile }: { profile: ProfileDto }) {
           onClick={() => bannerInput.current?.click()}
           disabled={saveBanner.isPending}
         >
-          {saveBanner.isPending ? <Spinner className="h-4 w-4" /> : <ImagePlus className="h-4 w-4" aria-hidden="true" />}
+          {saveBanner.isPending ? <Spinner size="sm" /> : <ImagePlus className="h-4 w-4" aria-hidden="true" />}
           Change Banner
         </Button>
         <input ref={bannerInput} type="file" accept="image/*" className="hidden" aria-label="Banner image" onChange={(e) => { void onBanner(e.target.files?.[0]); e.target.value = ''; }} />
@@ -70,11 +70,12 @@ export function ProfileHeader({ profile }: { profile: ProfileDto }) {
             {profile.avatarUrl ? (
               <img src={profile.avatarUrl} alt={`${name}'s profile photo`} className="h-full w-full object-cover" data-testid="avatar-image" />
             ) : (
-              <UserRound className="mx-auto h-20 w-20 text-neutral-500" aria-hidden="true" />
+              <UserRound className="mx-auto h-20 w-20 text-neutral-400" aria-hidden="true" />
             )}
           </button>
           <button
             type="button"
+            data-tutorial-action
             onClick={() => avatarInput.current?.click()}
             className="absolute bottom-1 right-1 rounded-full bg-red-600 p-2.5 text-white shadow-lg hover:bg-red-500"
             aria-label="Change profile photo"

@@ -48,10 +48,10 @@ export function PurchaseReel() {
           <div className="rounded-lg border border-neutral-800 bg-neutral-950 p-4">
             <p className="text-sm text-neutral-400">Personalised highlight reel</p>
             <p className="mt-1 flex items-baseline gap-3">
-              {applied && <span className="text-lg text-neutral-500 line-through">{dollars(REEL_PRICE_CENTS)}</span>}
+              {applied && <span className="text-lg text-neutral-400 line-through">{dollars(REEL_PRICE_CENTS)}</span>}
               <span className="font-display text-4xl text-white" data-testid="price">{dollars(total)}</span>
             </p>
-            <p className="mt-2 text-xs text-neutral-500">Delivered in 7-10 business days. Payments are non-refundable.</p>
+            <p className="mt-2 text-xs text-neutral-400">Delivered in 7-10 business days. Payments are non-refundable.</p>
           </div>
           <div className="mt-4 flex items-end gap-2">
             <Field label="Promo code" optional className="flex-1">
@@ -71,7 +71,7 @@ export function PurchaseReel() {
           <Button size="lg" className="mt-6 w-full" disabled>
             Checkout
           </Button>
-          <p className="mt-2 text-center text-xs text-neutral-500">
+          <p className="mt-2 text-center text-xs text-neutral-400">
             Online checkout is not open yet. Contact us and we will complete your order.
           </p>
         </DialogContent>

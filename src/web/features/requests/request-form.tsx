@@ -1,11 +1,11 @@
 // Request a Highlight Reel: an event, and games when the event lists them. After a successful
-// submit the form locks; it stays locked while a request for that event is open.
+// submit the form locks; it stays locked, showing what was asked for, while a request is open.
 import { useState, type FormEvent } from 'react';
 import { DASHBOARD, REQUEST } from '../../../common/messages';
+import { cn } from '../../lib/cn';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Card, CardTitle } from '../../ui/card';
-import { Field, NativeSelect } from '../../ui/form-controls';
 import { Spinner } from '../../ui/spinner';
 import { useEvents, useRequests, useSubmitRequest } from './api';
 
@@ -15,11 +15,13 @@ export function RequestForm() {
   const submit = useSubmitRequest();
   const [eventId, setEventId] = useState('');
   const [games, setGames] = useState<string[]>([]);
-  const [submitted, setSubmitted] = useState(false);
 
-  const event = events.data?.find((e) => e.id === eventId);
   const openRequest = requests.data?.find((r) => r.status !== 'delivered');
-  const locked = submitted || Boolean(openRequest);
+  const locked = Boolean(openRequest) || submit.isSuccess;
+  // While a request is open the form shows that request: its event and its games.
+  const shownEventId = openRequest?.eventId ?? eventId;
+  const event = events.data?.find((e) => e.id === shownEventId);
+  const shownGames = openRequest ? (event?.games.filter((g) => openRequest.games.includes(g.label)).map((g) => g.id) ?? []) : games;
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -27,7 +29,6 @@ export function RequestForm() {
     if (event && event.games.length > 0 && games.length === 0) return notify.error(REQUEST.gamesRequired);
     try {
       await submit.mutateAsync({ eventId, games });
-      setSubmitted(true);
       notify.success(REQUEST.submitted);
     } catch (error) {
       notify.error({ title: REQUEST.failedTitle, description: (error as Error).message || REQUEST.failedFallback });
@@ -38,27 +39,45 @@ export function RequestForm() {
     <Card>
       <CardTitle className="mb-1">{DASHBOARD.cards.request}</CardTitle>
       <p className="mb-5 text-sm text-neutral-400">Pick the event and the games your athlete played. Reels take 7-10 business days.</p>
-      {events.isPending ? (
+      {events.isPending || requests.isPending ? (
         <Spinner />
       ) : (
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-          <fieldset disabled={locked} className="flex flex-col gap-4 disabled:opacity-60">
-            <Field label="Event">
-              <NativeSelect
-                value={eventId}
-                onChange={(e) => {
-                  setEventId(e.target.value);
-                  setGames([]);
-                }}
-              >
-                <option value="">Select an event</option>
-                {events.data?.map((ev) => (
-                  <option key={ev.id} value={ev.id}>
-                    {ev.name} · {ev.location} · {ev.dates}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
+          <fieldset disabled={locked} className="flex flex-col gap-4">
+            <div role="radiogroup" aria-label="Event" className="flex flex-col gap-2">
+              <p className="text-sm font-medium text-neutral-200">Event</p>
+              {events.data?.map((ev) => {
+                const checked = shownEventId === ev.id;
+                return (
+                  <label
+                    key={ev.id}
+                    className={cn(
+                      'flex cursor-pointer items-start gap-3 rounded-md border px-3 py-2.5 text-sm',
+                      checked ? 'border-red-500 bg-red-950/20' : 'border-neutral-800 bg-neutral-950/50 hover:border-neutral-600',
+                      locked && 'cursor-default',
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name="event"
+                      value={ev.id}
+                      className="mt-1 h-4 w-4 accent-red-600"
+                      checked={checked}
+                      onChange={() => {
+                        setEventId(ev.id);
+                        setGames([]);
+                      }}
+                    />
+                    <span>
+                      <span className="block font-semibold text-white">{ev.name}</span>
+                      <span className="block text-neutral-400">
+                        {ev.location} · {ev.dates}
+                      </span>
+                    </span>
+                  </label>
+                );
+              })}
+            </div>
             {event && event.games.length > 0 && (
               <div role="group" aria-label="Games" className="flex flex-col gap-2">
                 <p className="text-sm font-medium text-neutral-200">Games</p>
@@ -67,7 +86,7 @@ export function RequestForm() {
                     <input
                       type="checkbox"
                       className="mt-0.5 h-4 w-4 accent-red-600"
-                      checked={games.includes(g.id)}
+                      checked={shownGames.includes(g.id)}
                       onChange={(e) => setGames((prev) => (e.target.checked ? [...prev, g.id] : prev.filter((x) => x !== g.id)))}
                     />
                     <span>{g.label}</span>
@@ -80,7 +99,7 @@ export function RequestForm() {
             {locked ? DASHBOARD.requestSubmitted : submit.isPending ? 'Submitting...' : 'Submit Request'}
           </Button>
           {openRequest && (
-            <p className="text-sm text-neutral-400">
+            <p className="text-sm text-neutral-300" data-testid="open-request">
               Your request for <span className="text-white">{openRequest.event}</span> is{' '}
               {openRequest.status === 'pending' ? 'with our team.' : 'ready to purchase.'}
             </p>

@@ -1,8 +1,18 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+// Signing out: the signed-in screens stop fetching first (so nothing asks the server with a
+// session that is ending), then the session ends on the server, then the spec's toast and home.
 import { AUTH_ERRORS, AUTH_TOAST_TITLES, SIGNED_OUT } from '../../../common/messages';
-import { ApiRequestError } from '../../lib/api';
+import { ApiRequestError } from '../../lib/api-error';
+import { navigateTo } from '../../lib/navigation';
 import { notify } from '../../lib/toast';
+import { useAction } from '../../lib/use-action';
+import { endSession, setSigningOut } from './session';
+
+/** Run by the signed-in screens before the session ends (their query cache cancels and clears). */
+const beforeSignOut = new Set<() => Promise<void> | void>();
+export function onBeforeSignOut(fn: () => Promise<void> | void): () => void {
+  beforeSignOut.add(fn);
+  return () => void beforeSignOut.delete(fn);
+}
 
 /** A plain call, so public pages need not load better-auth's client just for the nav bar. */
 async function signOutRequest(): Promise<void> {
@@ -22,18 +32,29 @@ async function signOutRequest(): Promise<void> {
 
 /** Signs out, shows the spec's toast and goes home. `failureText` overrides the error text. */
 export function useSignOut(failureText?: string) {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  return useMutation({
-    mutationFn: signOutRequest,
-    onSuccess: async () => {
-      queryClient.setQueryData(['me'], { user: null });
-      await queryClient.invalidateQueries();
-      notify.success(SIGNED_OUT);
-      navigate('/');
+  const action = useAction(
+    async () => {
+      setSigningOut(true);
+      for (const fn of beforeSignOut) await fn();
+      try {
+        await signOutRequest();
+      } catch (error) {
+        setSigningOut(false);
+        throw error;
+      }
     },
-    onError: (error: Error) => {
-      notify.error({ title: AUTH_TOAST_TITLES.error, description: failureText ?? error.message });
+    {
+      // The screen that asked may be gone by now (signed-in screens step aside while signing
+      // out), so the app-wide navigator takes the user home.
+      // Still "signing out" until the home page is up (public-layout.tsx), so the signed-in screen,
+      // shown while home loads, does not send the user to sign-in instead.
+      onSuccess: () => {
+        navigateTo('/');
+        endSession();
+        notify.success(SIGNED_OUT);
+      },
+      onError: (error) => notify.error({ title: AUTH_TOAST_TITLES.error, description: failureText ?? error.message }),
     },
-  });
+  );
+  return { mutate: () => action.run(undefined), isPending: action.isPending };
 }

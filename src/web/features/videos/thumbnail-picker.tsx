@@ -38,7 +38,7 @@ export function ThumbnailPicker({ video, onClose }: { video: VideoDto | null; on
 
   return (
     <Dialog open={Boolean(video)} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent title="Choose Thumbnail" description="Move the slider to the frame you want, then save it." className="max-w-2xl">
+      <DialogContent title="Choose Thumbnail" description="Move the slider to the frame you want, then save it." size="lg">
         {video?.streamUrl && (
           <>
             <video

@@ -48,7 +48,7 @@ function VideoItem({ video, onPickThumbnail }: { video: VideoDto; onPickThumbnai
       <div className="flex flex-wrap items-center justify-between gap-3 p-4">
         <div>
           <h3 className="font-semibold text-white">{video.title}</h3>
-          <p className="text-xs text-neutral-500">
+          <p className="text-xs text-neutral-400">
             {[video.tournamentName, new Date(video.createdAt).toLocaleDateString()].filter(Boolean).join(' · ')}
           </p>
         </div>

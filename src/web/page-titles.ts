@@ -1,0 +1,27 @@
+// Each screen's own <title>, set in the browser (usePageTitle) and written into the prerendered
+// pages at build time, so a tab, a bookmark and a screen reader say where you are.
+import { useEffect } from 'react';
+
+const BRAND = 'Get It On Tape';
+
+export const PAGE_TITLES = {
+  '/': 'Youth sports highlight reels',
+  '/about': 'About',
+  '/contact': 'Contact',
+  '/terms': 'Terms and Privacy Policy',
+  '/auth': 'Sign in',
+  '/auth/verify-email': 'Check your email',
+  '/signup': 'Create your athlete profile',
+  '/reset-password': 'Reset password',
+  '/dashboard': 'Your dashboard',
+  '/admin': 'Admin',
+  notFound: 'Page not found',
+} as const;
+
+export const fullTitle = (title: string) => (title === PAGE_TITLES['/'] ? `${BRAND}: ${title}` : `${title} · ${BRAND}`);
+
+export function usePageTitle(title: string): void {
+  useEffect(() => {
+    document.title = fullTitle(title);
+  }, [title]);
+}
