@@ -25,8 +25,12 @@ export interface Config {
   /** Multiply every rate limit by this (tests use small windows; never 0). */
   rateLimitScale: number;
   logMailLinks: boolean;
-  /** The pause before a failed mail is retried the first time (then doubling). */
-  mailRetryBaseMs: number;
+  /** The pause before a failed mail is retried the first time, in seconds (then doubling). */
+  mailRetryDelaySeconds: number;
+  /** Run the job worker inside this process (`npm start`); `npm run worker` runs it alone. */
+  runWorker: boolean;
+  /** A running job renews its lease this often; a worker silent for three times as long is taken as gone. */
+  jobHeartbeatSeconds: number;
   /** S3-compatible storage; null keeps files on local disk under dataDir/storage. */
   s3: S3Config | null;
 }
@@ -96,7 +100,9 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     heroDir: path.resolve(env.HERO_DIR ?? 'media/hero'),
     rateLimitScale: Number(env.RATE_LIMIT_SCALE ?? 1) || 1,
     logMailLinks: env.LOG_MAIL_LINKS !== '0',
-    mailRetryBaseMs: 5_000,
+    mailRetryDelaySeconds: 5,
+    runWorker: env.RUN_WORKER !== '0',
+    jobHeartbeatSeconds: Math.max(1, Number(env.JOB_HEARTBEAT_SECONDS ?? 10) || 10),
     s3: loadS3(env),
     ...overrides,
   };

@@ -9,8 +9,10 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import type { AppDeps } from './http/deps';
 import { RateLimiter } from './http/rate-limit';
-import { createMailTransport } from './mail/mailer';
-import { MailQueue } from './mail/queue';
+import { startAdminChannel } from './admin/channel';
+import { startWorker, stopWorker } from './jobs/worker';
+import { JobQueue } from './jobs/queue';
+import { createMailer, createMailTransport } from './mail/mailer';
 import { createEventBus } from './realtime/bus';
 import { createStorage } from './storage/storage';
 
@@ -25,22 +27,30 @@ export async function buildDeps(config: Config, opts: { database?: Database } = 
   const database =
     opts.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') }));
   await database.migrate();
-  const transport = createMailTransport({
+  const jobs = new JobQueue(database, {
+    queues: { 'mail.deliver': { retryDelay: config.mailRetryDelaySeconds } },
+    pollingIntervalSeconds: database.kind === 'pglite' ? 5 : 2,
+    heartbeatSeconds: config.jobHeartbeatSeconds,
+  });
+  await jobs.start();
+  const mailTransport = createMailTransport({
     smtpUrl: config.smtpUrl,
     outboxDir: path.join(config.dataDir, 'mail'),
     logLinks: config.logMailLinks,
   });
-  const mailer = new MailQueue(database.db, transport, { retryBaseMs: config.mailRetryBaseMs });
-  mailer.start();
+  const mailer = createMailer(jobs, mailTransport);
   const storage = createStorage(config);
   const db = database.db;
   const auth = createAuth({ config, db, mailer });
   const bus = await createEventBus(database);
-  return { config, database, db, mailer, storage, auth, bus, limiter: new RateLimiter(db, config.rateLimitScale) };
+  return { config, database, db, jobs, mailer, mailTransport, storage, auth, bus, limiter: new RateLimiter(db, config.rateLimitScale) };
 }
 
-export async function startServer(config: Config, opts: { database?: Database } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, opts: { database?: Database; adminChannel?: boolean } = {}): Promise<RunningServer> {
   const deps = await buildDeps(config, opts);
+  if (config.runWorker) await startWorker(deps);
+  // On the embedded database, `npm run admin` reaches it through the server (admin/channel.ts).
+  const closeChannel = deps.database.kind === 'pglite' && opts.adminChannel !== false ? await startAdminChannel(deps.db, config.dataDir) : null;
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
@@ -53,7 +63,8 @@ export async function startServer(config: Config, opts: { database?: Database } 
     async close() {
       if ('closeAllConnections' in server) server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await deps.mailer.close();
+      await closeChannel?.();
+      await stopWorker(deps);
       await deps.bus.close();
       await deps.database.close();
     },

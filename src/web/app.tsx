@@ -20,7 +20,11 @@ const SignupPage = page(() => import('./routes/signup'));
 const ResetPasswordPage = page(() => import('./routes/reset-password'));
 const NotFoundPage = page(() => import('./routes/not-found'));
 const DashboardPage = page(() => import('./routes/dashboard'));
-const AdminPage = page(() => import('./routes/admin'));
+const AdminArea = page(() => import('./routes/admin-area'));
+const AdminPortalPage = page(() => import('./routes/admin'));
+const AdminUsersPage = page(() => import('./routes/admin-users'));
+const AdminOrdersPage = page(() => import('./routes/admin-orders'));
+const AdminWaitingListPage = page(() => import('./routes/admin-waiting-list'));
 
 /** A new page starts at the top; going back keeps the browser's own scroll position. */
 function ScrollToTop() {
@@ -55,7 +59,12 @@ export function AppRoutes() {
           <Route path="*" element={<NotFoundPage />} />
         </Route>
         <Route path="dashboard" element={<DashboardPage />} />
-        <Route path="admin/*" element={<AdminPage />} />
+        <Route path="admin" element={<AdminArea />}>
+          <Route index element={<AdminPortalPage />} />
+          <Route path="users" element={<AdminUsersPage />} />
+          <Route path="orders" element={<AdminOrdersPage />} />
+          <Route path="waiting-list" element={<AdminWaitingListPage />} />
+        </Route>
       </Routes>
     </Suspense>
   );

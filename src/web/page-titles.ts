@@ -15,6 +15,9 @@ export const PAGE_TITLES = {
   '/reset-password': 'Reset password',
   '/dashboard': 'Your dashboard',
   '/admin': 'Admin',
+  '/admin/users': 'Users · Admin',
+  '/admin/orders': 'Orders · Admin',
+  '/admin/waiting-list': 'Waiting list · Admin',
   notFound: 'Page not found',
 } as const;
 

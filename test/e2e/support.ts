@@ -14,14 +14,19 @@ export interface Product {
   logs: string[];
   /** Stops the server; its data folder is removed unless `keepData`. */
   stop(keepData?: boolean): Promise<void>;
+  /** Kills the server outright (SIGKILL, as a crash or a pulled plug would); the data stays. */
+  kill(): Promise<void>;
 }
 
-export async function startProduct(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): Promise<Product> {
+export async function startProduct(
+  env: Record<string, string> = {},
+  opts: { dataDir?: string; port?: number; entry?: string } = {},
+): Promise<Product> {
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', opts.entry ?? 'src/server/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, DATA_DIR: dataDir, SMTP_URL: '', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -40,9 +45,15 @@ export async function startProduct(env: Record<string, string> = {}, opts: { dat
     dataDir,
     logs,
     async stop(keepData = false) {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
       if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
     },
   };
 }

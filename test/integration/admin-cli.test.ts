@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { admins, user } from '../../src/server/db/schema';
+import { createVerifiedUser, startTestApp } from '../support/app';
 import { openPgliteFromTemplate } from '../support/pglite-template';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -140,15 +141,15 @@ describe('admin CLI', () => {
     }
   });
 
-  it.skipIf(Boolean(adminUrl))('refuses to open the embedded database while a live process holds it', async () => {
+  it.skipIf(Boolean(adminUrl))('never opens the embedded database while a live process holds it, even one that does not answer', async () => {
     const lock = path.join(dataDir, 'db.lock');
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, holder: 'the web server' }));
     try {
       const res = await cli('grant', people.fourth.email);
       expect(res.code).toBe(1);
-      expect(res.stderr).toContain('in use by the web server');
-      expect(res.stderr).toContain(`pid ${process.pid}`);
+      expect(res.stderr).toContain('is in use by another process that does not answer on its admin channel');
       expect(res.stderr).toContain('DATABASE_URL');
+      expect(await adminRow(people.fourth.id)).toBeNull();
       // The lock of the live holder is left alone.
       expect(JSON.parse(fs.readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
     } finally {
@@ -185,5 +186,48 @@ describe('admin CLI', () => {
       { userId: people.coach.id, isActive: false },
       { userId: people.third.id, isActive: true },
     ]);
+  });
+});
+
+describe('admin CLI while the server runs on the embedded database (issue 8: the first admin)', () => {
+  it.skipIf(Boolean(adminUrl))('grants and revokes through the running server, with the same rules', async () => {
+    const app = await startTestApp();
+    const lock = path.join(app.dataDir, 'db.lock');
+    // As `npm start` does: the server holds the data folder.
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, holder: 'the web server' }));
+    const run = (...args: string[]) =>
+      new Promise<Run>((resolve) => {
+        execFile(tsx, [path.join(root, 'src/server/cli/admin.ts'), ...args], { cwd: root, env: { ...process.env, DATA_DIR: app.dataDir, DATABASE_URL: '' }, timeout: 30_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+        );
+      });
+    try {
+      const owner = await createVerifiedUser(app, { fullName: 'First Admin' });
+      const granted = await run('grant', owner.email);
+      expect(granted).toMatchObject({ code: 0 });
+      expect(granted.stdout).toContain(`${owner.email} is now an admin.`);
+      expect((await app.db.select().from(admins).where(eq(admins.userId, owner.userId)))[0]).toMatchObject({ isActive: true });
+      // The running server sees it at once.
+      expect((await app.fetch('/api/admin/whoami', { cookie: owner.cookie })).status).toBe(200);
+
+      // The same refusals as the direct path.
+      const res = await app.fetch('/api/account/sign-up', { method: 'POST', json: { fullName: 'Not Yet', email: 'not.yet.cli@example.com', password: 'secret12' } });
+      expect(res.status).toBe(201);
+      const unconfirmedRun = await run('grant', 'not.yet.cli@example.com');
+      expect(unconfirmedRun.code).toBe(1);
+      expect(unconfirmedRun.stderr).toContain('is not confirmed yet');
+      expect((await run('grant', 'nobody.cli@example.com')).stderr).toContain('No account with the email');
+
+      const revoked = await run('revoke', owner.email);
+      expect(revoked.stdout).toContain('is no longer an admin');
+      expect((await app.fetch('/api/admin/whoami', { cookie: owner.cookie })).status).toBe(403);
+      // The channel is the server's own: a wrong secret gets nothing.
+      fs.writeFileSync(path.join(app.dataDir, 'admin-channel.key'), 'wrong');
+      expect((await run('grant', owner.email)).code).toBe(1);
+      expect((await app.db.select().from(admins).where(eq(admins.userId, owner.userId)))[0]).toMatchObject({ isActive: false });
+    } finally {
+      fs.rmSync(lock, { force: true });
+      await app.close();
+    }
   });
 });

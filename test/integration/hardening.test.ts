@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_ERRORS, BAD_PAGE_ADDRESS, FIELD_ERRORS, PROMO, REQUEST_TOO_LARGE } from '../../src/common/messages';
 import { createApp } from '../../src/server/app';
-import { contactMessages, homepageSignups, rateLimitHits, user, userProfiles } from '../../src/server/db/schema';
+import { admins, contactMessages, homepageSignups, rateLimitHits, user, userProfiles } from '../../src/server/db/schema';
 import { isUploadRoute, JSON_BODY_MAX_BYTES } from '../../src/server/http/body-limit';
 import { createVerifiedUser, startTestApp, uniqueEmail, type TestApp } from '../support/app';
 import { jsonOf } from '../support/http';
@@ -40,11 +40,14 @@ function mutatingApiRoutes(): Array<{ method: string; path: string }> {
   const seen = new Set<string>();
   const out: Array<{ method: string; path: string }> = [];
   for (const r of routes) {
-    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) || !r.path.startsWith('/api/')) continue;
-    const concrete = r.path.replace(/:[a-zA-Z]+(\{[^}]*\})?/g, '00000000-0000-4000-8000-000000000000').replace(/\*$/, 'x');
-    const key = `${r.method} ${concrete}`;
-    if (!seen.has(key)) out.push({ method: r.method, path: concrete });
-    seen.add(key);
+    if (!r.path.startsWith('/api/')) continue;
+    const methods = r.method === 'ALL' ? ['POST', 'PUT', 'PATCH', 'DELETE'] : [r.method];
+    for (const method of methods.filter((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m))) {
+      const concrete = r.path.replace(/:[a-zA-Z]+(\{[^}]*\})?/g, '00000000-0000-4000-8000-000000000000').replace(/\*$/, 'x');
+      const key = `${method} ${concrete}`;
+      if (!seen.has(key)) out.push({ method, path: concrete });
+      seen.add(key);
+    }
   }
   return out;
 }
@@ -101,20 +104,32 @@ describe('threat 2: request bodies are limited before they are read', () => {
   it('each upload route refuses a body over its own limit from the headers alone', async () => {
     const uploads = mutatingApiRoutes().filter((r) => isUploadRoute(r.method, r.path));
     expect(uploads.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'PATCH /api/admin/uploads/00000000-0000-4000-8000-000000000000',
       'POST /api/account/register',
+      'POST /api/admin/uploads',
+      'POST /api/admin/users/00000000-0000-4000-8000-000000000000/stills',
       'POST /api/profile/avatar',
       'POST /api/profile/banner',
       'PUT /api/videos/00000000-0000-4000-8000-000000000000/thumbnail',
     ]);
-    for (const route of uploads) {
+    const admin = await createVerifiedUser(app, { fullName: 'Limit Admin' });
+    await app.db.insert(admins).values({ userId: admin.userId });
+    for (const route of uploads.filter((r) => r.method !== 'PATCH' && r.path !== '/api/admin/uploads')) {
       const res = await sendBody(route.path, {
         method: route.method,
         declaredBytes: 600 * 1024 * 1024,
-        cookie: member.cookie,
+        cookie: route.path.startsWith('/api/admin/') ? admin.cookie : member.cookie,
         contentType: 'multipart/form-data; boundary=x',
       });
       expect(res.status, `${route.method} ${route.path}`).toBe(413);
     }
+    // A resumable upload announces its size first; over 500MB it is refused before it exists.
+    const tus = await app.fetch('/api/admin/uploads', {
+      method: 'POST',
+      cookie: admin.cookie,
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': String(500 * 1024 * 1024 + 1) },
+    });
+    expect(tus.status).toBe(413);
   });
 });
 

@@ -3,14 +3,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_ERRORS } from '../../src/common/messages';
-import { account, mailQueue, session } from '../../src/server/db/schema';
+import { account, session } from '../../src/server/db/schema';
+import { jobsOf } from '../support/jobs';
 import { cookiesFrom, createVerifiedUser, startTestApp, uniqueEmail, type TestApp } from '../support/app';
 import { jsonOf, settle } from '../support/http';
 import { linkIn } from '../support/smtp';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ rateLimitScale: 50, mailRetryBaseMs: 200 });
+  app = await startTestApp({ rateLimitScale: 50, mailRetryDelaySeconds: 1 });
 });
 afterAll(async () => {
   await app?.close();
@@ -148,7 +149,7 @@ describe('password reset', () => {
       expect(res.status).toBe(200);
       // The reset mail is stored, its first delivery failed, and it waits for a retry.
       await expect
-        .poll(async () => (await app.db.select().from(mailQueue).where(eq(mailQueue.toAddress, u.email))).filter((m) => m.subject.includes('Reset') && m.lastError).length)
+        .poll(async () => (await jobsOf(app, 'mail.deliver')).filter((j) => j.data.to === u.email && String(j.data.subject).includes('Reset') && j.state === 'retry').length, { timeout: 10_000 })
         .toBe(1);
       expect(mailsTo(u.email).filter((m) => m.subject.includes('Reset'))).toHaveLength(0);
     } finally {

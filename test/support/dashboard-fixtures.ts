@@ -3,7 +3,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { admins, userStills, userVideos } from '../../src/server/db/schema';
+import { eq } from 'drizzle-orm';
+import { admins, user, userProfiles, userStills, userVideos } from '../../src/server/db/schema';
 import { storageKeys } from '../../src/server/storage/keys';
 import type { Storage } from '../../src/server/storage/storage';
 import type { TestApp } from './app';
@@ -129,4 +130,24 @@ export async function insertStill(
   await storageOf(app).put(key, bytes, 'image/jpeg');
   const [row] = await app.db.insert(userStills).values({ userId, storageUrl: key, orderPosition, originalFilename }).returning();
   return { id: row!.id, key, bytes };
+}
+
+let people = 0;
+/**
+ * A user (and, by the trigger, a profile) put straight into the database, for lists and
+ * searches: no password, no session.
+ */
+export async function insertPerson(
+  app: TestApp,
+  values: { firstName?: string; lastName?: string; email?: string; phone?: string | null; createdAt?: Date } = {},
+): Promise<string> {
+  people += 1;
+  const id = `person-${Date.now().toString(36)}-${people}`;
+  const email = values.email ?? `${id}@example.com`;
+  await app.db.insert(user).values({ id, name: `${values.firstName ?? ''} ${values.lastName ?? ''}`.trim() || 'x', email, emailVerified: true, createdAt: values.createdAt });
+  await app.db
+    .update(userProfiles)
+    .set({ firstName: values.firstName ?? '', lastName: values.lastName ?? '', phone: values.phone ?? null, ...(values.createdAt ? { createdAt: values.createdAt } : {}) })
+    .where(eq(userProfiles.id, id));
+  return id;
 }

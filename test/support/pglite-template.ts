@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, openDatabase, type Database } from '../../src/server/db/client';
@@ -36,7 +37,7 @@ export function pgliteTemplate(): Promise<Uint8Array<ArrayBuffer>> {
   cached ??= (async () => {
     const file = path.join(os.tmpdir(), `giot-pglite-template-${templateKey()}.tar`);
     if (fs.existsSync(file)) return new Uint8Array(fs.readFileSync(file));
-    const client = await PGlite.create('memory://');
+    const client = await PGlite.create('memory://', { extensions: { pg_trgm } });
     await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
     const bytes = new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
     await client.close();

@@ -6,7 +6,7 @@ import { AUTH_ERRORS, FILE_TOO_LARGE_5MB } from '../../common/messages';
 import { firstIssue, homepageSignupSchema, registrationSchema, simpleSignUpSchema } from '../../common/schemas';
 import { CLIENT_IP_HEADER } from '../auth/auth';
 import { getViewer } from '../auth/session';
-import { userProfiles } from '../db/schema';
+import { user, userProfiles } from '../db/schema';
 import { clientIp } from '../http/client-ip';
 import type { AppDeps } from '../http/deps';
 import { apiError, tooManyRequests } from '../http/errors';
@@ -49,9 +49,14 @@ export function accountRoutes(deps: AppDeps) {
         })
         .from(userProfiles)
         .where(eq(userProfiles.id, viewer.userId));
+      // While an admin views the site as this user, the page says so (the spec's banner).
+      const [admin] = viewer.impersonatedBy
+        ? await db.select({ email: user.email }).from(user).where(eq(user.id, viewer.impersonatedBy))
+        : [];
       return c.json({
         user: { id: viewer.userId, email: viewer.email, name: viewer.name, isAdmin: viewer.isAdmin },
         profile: profile ? { ...profile, hasAvatar: Boolean(profile.hasAvatar) } : null,
+        impersonation: admin ? { adminEmail: admin.email, endsAt: viewer.sessionExpiresAt.toISOString() } : null,
       });
     })
     .post('/sign-up', async (c) => {

@@ -1,11 +1,112 @@
-// /api/admin: only for active admins. The portal's routes (users, orders, uploads) join here.
-import { Hono } from 'hono';
+// /api/admin: only for active admins (requireAdmin: 401 for visitors, 403 for everyone else,
+// and for an admin who is viewing the site as a user). Thin: each route checks its input and
+// calls the service of the domain it touches.
+import { Hono, type Context } from 'hono';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { ADMIN } from '../../common/messages';
+import { archiveWaitingList, listWaitingList, waitingListCsv } from '../accounts/waiting-list';
 import { requireAdmin, type ViewerEnv } from '../auth/session';
+import { isUuid } from '../db/errors';
 import type { AppDeps } from '../http/deps';
+import { apiError } from '../http/errors';
+import { readForm, uploadLimit } from '../http/uploads';
+import { user } from '../db/schema';
+import { JOB_NAMES, type JobType } from '../jobs/definitions';
+import { listOrders } from '../orders/queries';
+import { transitionRequest, TransitionRefused, type RequestTransition } from '../requests/service';
+import { replaceStills, STILL_MAX_BYTES, STILLS_MAX_FILES, StillsRejected } from '../stills/service';
+import { deleteVideo } from '../videos/service';
+import { createVideoUploads } from '../videos/uploads';
+import { listUsers, portalStats, usersQuerySchema } from './users';
+
+const pageSchema = z.coerce.number().int().min(1).max(10_000).catch(1);
 
 export function adminRoutes(deps: AppDeps) {
-  return new Hono<ViewerEnv>().use(requireAdmin(deps.auth, deps.db)).get('/whoami', (c) => {
-    const viewer = c.var.viewer;
-    return c.json({ userId: viewer.userId, email: viewer.email, name: viewer.name });
-  });
+  const uploads = createVideoUploads(deps);
+  const transition = (move: RequestTransition) => async (c: Context<ViewerEnv>) => {
+    try {
+      const row = await transitionRequest(deps, c.req.param('id') ?? '', move, c.var.viewer.userId);
+      return c.json({ id: row.id, status: row.status });
+    } catch (error) {
+      if (!(error instanceof TransitionRefused)) throw error;
+      return apiError(c, error.code === 'NOT_FOUND' ? 404 : 409, error.code, error.message);
+    }
+  };
+
+  return (
+    new Hono<ViewerEnv>()
+      .use(requireAdmin(deps.auth, deps.db))
+      .get('/whoami', (c) => {
+        const viewer = c.var.viewer;
+        return c.json({ userId: viewer.userId, email: viewer.email, name: viewer.name });
+      })
+      .get('/stats', async (c) => {
+        c.header('Cache-Control', 'no-store');
+        return c.json(await portalStats(deps.db));
+      })
+      .get('/users', async (c) => {
+        const query = usersQuerySchema.safeParse(c.req.query());
+        if (!query.success) return apiError(c, 400, 'VALIDATION_ERROR', ADMIN.users.loadFailed.description);
+        c.header('Cache-Control', 'no-store');
+        return c.json(await listUsers(deps.db, query.data));
+      })
+      .post('/requests/:id/acknowledge', transition('acknowledge'))
+      .post('/requests/:id/undo', transition('undo'))
+      .post('/requests/:id/deliver', transition('deliver'))
+      .delete('/videos/:id', async (c) => {
+        const row = await deleteVideo(deps, c.req.param('id'), c.var.viewer.userId);
+        return row ? c.json({ id: row.id }) : apiError(c, 404, 'NOT_FOUND', ADMIN.deleteVideo.failedFallback, ADMIN.deleteVideo.failedTitle);
+      })
+      .post('/users/:id/stills', uploadLimit(STILLS_MAX_FILES * STILL_MAX_BYTES + 256 * 1024, { title: ADMIN.stills.invalidType, description: ADMIN.stills.tooLarge }), async (c) => {
+        const userId = c.req.param('id');
+        const form = await readForm(c);
+        const files = form ? [form.files].flat().filter((f): f is File => f instanceof File && f.size > 0) : [];
+        const [owner] = await deps.db.select({ id: user.id }).from(user).where(eq(user.id, userId));
+        if (!owner) return apiError(c, 404, 'USER_NOT_FOUND', ADMIN.video.failedFallback, ADMIN.video.uploadFailed);
+        try {
+          const stills = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: Buffer.from(await f.arrayBuffer()) })));
+          const count = await replaceStills(deps, userId, stills, c.var.viewer.userId);
+          return c.json({ count }, 201);
+        } catch (error) {
+          if (!(error instanceof StillsRejected)) throw error;
+          return apiError(c, error.status, 'STILLS_REJECTED', error.message, error.title);
+        }
+      })
+      .get('/orders', async (c) => {
+        c.header('Cache-Control', 'no-store');
+        return c.json(await listOrders(deps.db, pageSchema.parse(c.req.query('page'))));
+      })
+      .get('/waiting-list', async (c) => {
+        c.header('Cache-Control', 'no-store');
+        return c.json(await listWaitingList(deps.db));
+      })
+      .get('/waiting-list.csv', async (c) => {
+        const list = await listWaitingList(deps.db);
+        c.header('Content-Type', 'text/csv; charset=utf-8');
+        c.header('Content-Disposition', `attachment; filename="waiting-list-${new Date().toISOString().slice(0, 10)}.csv"`);
+        c.header('Cache-Control', 'no-store');
+        return c.body(waitingListCsv(list.entries));
+      })
+      .post('/waiting-list/archive', async (c) => {
+        // Only what the admin was looking at: entries newer than the page stay.
+        const body = (await c.req.json().catch(() => ({}))) as { upTo?: unknown };
+        const upTo = typeof body.upTo === 'string' && !Number.isNaN(Date.parse(body.upTo)) ? new Date(body.upTo) : new Date();
+        return c.json({ archived: await archiveWaitingList(deps.db, c.var.viewer.userId, upTo) });
+      })
+      .get('/jobs/failed', async (c) => {
+        c.header('Cache-Control', 'no-store');
+        return c.json(await deps.jobs.failed());
+      })
+      .post('/jobs/:name/:id/retry', async (c) => {
+        const name = c.req.param('name') as JobType;
+        const id = c.req.param('id');
+        if (!JOB_NAMES.includes(name) || !isUuid(id)) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+        await deps.jobs.retry(name, id);
+        return c.json({ retried: true });
+      })
+      // Resumable video uploads (tus): create, continue, check, cancel.
+      .all('/uploads', (c) => uploads.handle(c))
+      .all('/uploads/:id', (c) => uploads.handle(c))
+  );
 }

@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import * as schema from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { resetPasswordMail, verificationMail } from '../mail/templates';
+import { impersonation } from './impersonation';
 
 /** Where a confirmation link sends the user once confirmed (the dashboard says so once). */
 export const AFTER_VERIFY = '/dashboard?verified=1';
@@ -78,6 +79,7 @@ export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
     },
     // Sign-up goes through our own routes (account/routes.ts), which check the spec's rules first.
     disabledPaths: ['/sign-up/email'],
+    plugins: [impersonation(db)],
     telemetry: { enabled: false },
   });
 }

@@ -39,6 +39,9 @@ const ALLOWED = new Set([
   'GET /get-session',
   'GET /verify-email',
   'GET /reset-password/:token',
+  // "View as User" and "Exit Admin View" (impersonation.ts checks who may).
+  'POST /impersonation/start',
+  'POST /impersonation/stop',
 ]);
 
 function endpointOf(method: string, path: string): string | null {
@@ -98,6 +101,7 @@ export function authRoutes(deps: AppDeps) {
     const headers = new Headers(c.req.raw.headers);
     headers.set(CLIENT_IP_HEADER, clientIp(c, config.trustProxy));
     headers.delete('content-length');
+    if (body) headers.set('content-type', 'application/json');
     const url = new URL(c.req.raw.url);
     url.pathname = `/api/auth${path}`;
     const request = new Request(url, { method: c.req.method, headers, body: body ? JSON.stringify(body) : undefined });
@@ -185,7 +189,9 @@ export function authRoutes(deps: AppDeps) {
         if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
         return forward(c, path, { email, callbackURL: body.callbackURL });
       }
-      default: // sign-out: nothing in its body is read
+      case 'POST /impersonation/start':
+        return forward(c, path, { userId: typeof body.userId === 'string' ? body.userId : '' });
+      default: // sign-out, impersonation/stop: nothing in the body is read
         return forward(c, path, {});
     }
   });

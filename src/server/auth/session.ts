@@ -1,6 +1,7 @@
 // Who is asking: the session from the request's cookie, and whether that user is an admin.
 import type { MiddlewareHandler } from 'hono';
-import { ACCESS_DENIED, AUTH_REQUIRED } from '../../common/messages';
+import { ACCESS_DENIED, AUTH_REQUIRED, IMPERSONATION } from '../../common/messages';
+import { audit } from '../audit/log';
 import { isActiveAdmin } from '../admin/queries';
 import type { Db } from '../db/client';
 import { apiError } from '../http/errors';
@@ -11,27 +12,55 @@ export interface Viewer {
   email: string;
   name: string;
   isAdmin: boolean;
+  /** The admin viewing the site as this user ("View as User"), if that is what this session is. */
+  impersonatedBy: string | null;
+  sessionExpiresAt: Date;
 }
 
 export async function getViewer(auth: Auth, db: Db, headers: Headers): Promise<Viewer | null> {
   const result = await auth.api.getSession({ headers });
   if (!result) return null;
+  const impersonatedBy = (result.session as { impersonatedBy?: string | null }).impersonatedBy ?? null;
   return {
     userId: result.user.id,
     email: result.user.email,
     name: result.user.name,
-    isAdmin: await isActiveAdmin(db, result.user.id),
+    // A view-as session is the user's, whoever started it: never an admin's.
+    isAdmin: impersonatedBy ? false : await isActiveAdmin(db, result.user.id),
+    impersonatedBy,
+    sessionExpiresAt: new Date(result.session.expiresAt),
   };
 }
 
 export type ViewerEnv = { Variables: { viewer: Viewer } };
 
-/** API guard: a signed-in user (401 otherwise). */
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * API guard: a signed-in user (401 otherwise). A change made while an admin views the site as
+ * the user is written to the audit log under the admin's name.
+ */
 export function requireUser(auth: Auth, db: Db): MiddlewareHandler<ViewerEnv> {
   return async (c, next) => {
     const viewer = await getViewer(auth, db, c.req.raw.headers);
     if (!viewer) return apiError(c, 401, 'UNAUTHENTICATED', AUTH_REQUIRED.description, AUTH_REQUIRED.title);
     c.set('viewer', viewer);
+    await next();
+    if (viewer.impersonatedBy && MUTATING.has(c.req.method) && c.res.status < 400) {
+      await audit(db, {
+        actorId: viewer.impersonatedBy,
+        action: 'impersonation.change',
+        subjectUserId: viewer.userId,
+        details: { method: c.req.method, path: c.req.path, status: c.res.status },
+      });
+    }
+  };
+}
+
+/** Refuses what an admin viewing the site as a user must not do for them (paying, above all). */
+export function refuseWhileImpersonating(): MiddlewareHandler<ViewerEnv> {
+  return async (c, next) => {
+    if (c.var.viewer.impersonatedBy) return apiError(c, 403, 'IMPERSONATING', IMPERSONATION.refused);
     return next();
   };
 }

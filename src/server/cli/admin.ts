@@ -1,47 +1,59 @@
-// `npm run admin -- grant <email>` / `revoke <email>`: writes the admins table.
+// `npm run admin -- grant <email>` / `revoke <email>`: writes the admins table. On PostgreSQL it
+// connects like any process. On the embedded database it opens the data folder when no server
+// holds it, and otherwise asks the running server over its local channel (admin/channel.ts).
 import path from 'node:path';
-import { findUserByEmail, grantAdmin, revokeAdmin } from '../admin/queries';
+import { askRunningServer } from '../admin/channel';
+import { runAdminCommand, type AdminCommandResult } from '../admin/service';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { DataDirLocked, lockDataDir } from '../db/lock';
 
 const [command, email] = process.argv.slice(2);
-if (!['grant', 'revoke'].includes(command ?? '') || !email) {
+if ((command !== 'grant' && command !== 'revoke') || !email) {
   console.error('usage: npm run admin -- grant <email> | revoke <email>');
   process.exit(2);
 }
 
 const config = loadConfig();
-let release = () => {};
-try {
-  if (!config.databaseUrl) release = lockDataDir(config.dataDir, 'npm run admin');
-} catch (e) {
-  if (e instanceof DataDirLocked) {
-    console.error(e.message);
-    process.exit(1);
+
+async function direct(): Promise<AdminCommandResult> {
+  const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+  try {
+    await database.migrate();
+    return await runAdminCommand(database.db, command as 'grant' | 'revoke', email!);
+  } finally {
+    await database.close();
   }
-  throw e;
 }
-const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
-try {
-  await database.migrate();
-  const account = await findUserByEmail(database.db, email);
-  const userId = account?.id;
-  if (!account || !userId) {
-    console.error(`No account with the email ${email}. Sign up first, then grant.`);
-    process.exitCode = 1;
-  } else if (command === 'grant' && !account.emailVerified) {
-    // Whoever typed an address at sign-up does not own it until its confirmation link is followed.
-    console.error(`The email ${email} is not confirmed yet. Follow the link in the confirmation email first, then grant.`);
-    process.exitCode = 1;
-  } else if (command === 'grant') {
-    await grantAdmin(database.db, userId);
-    console.log(`${email} is now an admin.`);
+
+let result: AdminCommandResult;
+if (config.databaseUrl) {
+  result = await direct();
+} else {
+  let release: (() => void) | null = null;
+  try {
+    release = lockDataDir(config.dataDir, 'npm run admin');
+  } catch (e) {
+    if (!(e instanceof DataDirLocked)) throw e;
+  }
+  if (release) {
+    try {
+      result = await direct();
+    } finally {
+      release();
+    }
   } else {
-    const changed = await revokeAdmin(database.db, userId);
-    console.log(changed ? `${email} is no longer an admin.` : `${email} was not an admin.`);
+    // The server holds the embedded database: it runs the command for us.
+    const answer = await askRunningServer(config.dataDir, command, email);
+    if (!answer) {
+      console.error(
+        `The embedded database in ${config.dataDir} is in use by another process that does not answer on its admin channel. ` +
+          'Stop it first, or use DATABASE_URL to run on PostgreSQL, where any number of processes may connect.',
+      );
+      process.exit(1);
+    }
+    result = answer;
   }
-} finally {
-  await database.close();
-  release();
 }
+(result.ok ? console.log : console.error)(result.message);
+process.exitCode = result.ok ? 0 : 1;

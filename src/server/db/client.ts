@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -21,6 +22,10 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The node-postgres pool, when on PostgreSQL (for LISTEN/NOTIFY). */
   pool: pg.Pool | null;
+  /** The embedded database itself, when on PGlite (the job queue talks to it directly). */
+  pglite: PGlite | null;
+  /** PostgreSQL's address, when on PostgreSQL (the job queue keeps its own pool). */
+  url: string | null;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -41,17 +46,22 @@ export async function openDatabase(opts: {
       db,
       kind: 'postgres',
       pool,
+      pglite: null,
+      url: opts.url,
       migrate: () => migratePg(drizzlePg(pool, { schema }), { migrationsFolder }),
       close: () => pool.end(),
     };
   }
   if (!opts.pgliteDir.startsWith('memory://')) fs.mkdirSync(opts.pgliteDir, { recursive: true });
-  const client = await PGlite.create(opts.pgliteDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+  // pg_trgm makes the admin users search fast (migration 0004).
+  const client = await PGlite.create(opts.pgliteDir, { extensions: { pg_trgm }, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   const pdb = drizzlePglite(client, { schema });
   return {
     db: pdb as unknown as Db,
     kind: 'pglite',
     pool: null,
+    pglite: client,
+    url: null,
     migrate: () => migratePglite(pdb, { migrationsFolder }),
     close: () => client.close(),
   };

@@ -44,6 +44,8 @@ export const session = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
+    /** Set on a session an admin started to view the site as this user (auth/impersonation.ts). */
+    impersonatedBy: text('impersonated_by'),
   },
   (t) => [index('session_user_id_idx').on(t.userId)],
 );
@@ -138,6 +140,8 @@ export const homepageSignups = pgTable(
     lastName: text('last_name').notNull(),
     userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
     status: text('status'),
+    /** "Clear All Submissions" archives: the entry leaves the list but is never lost. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('homepage_signups_email_idx').on(t.email, t.createdAt)],
@@ -194,6 +198,7 @@ export const highlightRequests = pgTable(
   (t) => [
     index('highlight_requests_user_idx').on(t.userId, t.createdAt),
     index('highlight_requests_status_idx').on(t.status),
+    index('highlight_requests_user_status_idx').on(t.userId, t.status),
     // One open request per user and event; a delivered one does not block a new request.
     uniqueIndex('highlight_requests_one_open_per_event_idx')
       .on(t.userId, t.eventId)
@@ -228,6 +233,17 @@ export const userVideos = pgTable(
     fileSizeMb: real('file_size_mb'),
     width: integer('width'),
     height: integer('height'),
+    /**
+     * ready (playable), queued or processing (the 'media.process-video' job), or failed (with
+     * processing_error). Until ready, the athlete sees "Video Being Processed".
+     */
+    processingState: text('processing_state').notNull().default('ready'),
+    /** 0-100 while processing. */
+    processingProgress: integer('processing_progress'),
+    processingError: text('processing_error'),
+    /** The uploaded original, kept until processing has made the playable file. */
+    sourceKey: text('source_key'),
+    uploadedBy: text('uploaded_by').references(() => user.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [index('user_videos_user_idx').on(t.userId, t.createdAt)],
@@ -290,30 +306,35 @@ export const contactMessages = pgTable('contact_messages', {
 });
 
 /**
- * Mail waiting to be delivered, delivered (body cleared) or given up on. Requests only insert
- * here; the dispatcher (mail/queue.ts) delivers and retries.
+ * What admins did that touches a family's data: impersonation started and ended, every change
+ * made while viewing as a user, request transitions, uploads and deletions. Never updated.
  */
-export const mailQueue = pgTable(
-  'mail_queue',
+export const auditLog = pgTable(
+  'audit_log',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    toAddress: text('to_address').notNull(),
-    subject: text('subject').notNull(),
-    textBody: text('text_body').notNull(),
-    htmlBody: text('html_body'),
-    replyTo: text('reply_to'),
-    /** pending, sent or failed (after the last attempt). */
-    status: text('status').notNull().default('pending'),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Set while a dispatcher is delivering it; a claim that outlives its process expires. */
-    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
-    lastError: text('last_error'),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** The admin who acted. */
+    actorId: text('actor_id').references(() => user.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    /** The user whose data it was. */
+    subjectUserId: text('subject_user_id').references(() => user.id, { onDelete: 'cascade' }),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_queue_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`)],
+  (t) => [index('audit_log_subject_idx').on(t.subjectUserId, t.createdAt), index('audit_log_created_idx').on(t.createdAt)],
 );
+
+/**
+ * The lease of a running background job: who runs it and when it last said so. A job whose
+ * worker stops beating is handed back to the queue (jobs/queue.ts). The jobs themselves live in
+ * pg-boss's own tables (schema pgboss).
+ */
+export const jobLeases = pgTable('job_leases', {
+  jobId: uuid('job_id').primaryKey(),
+  jobName: text('job_name').notNull(),
+  workerId: text('worker_id').notNull(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Fixed-window counters for rate limits, shared by every API instance. */
 export const rateLimitHits = pgTable('rate_limit_hits', {

@@ -13,6 +13,10 @@ export const UPLOAD_ROUTES: ReadonlyArray<{ method: string; path: RegExp }> = [
   { method: 'POST', path: /^\/api\/account\/register$/ },
   { method: 'POST', path: /^\/api\/profile\/(avatar|banner)$/ },
   { method: 'PUT', path: /^\/api\/videos\/[^/]+\/thumbnail$/ },
+  { method: 'POST', path: /^\/api\/admin\/users\/[^/]+\/stills$/ },
+  // tus: the upload's size limit is checked from its Upload-Length before a byte is stored.
+  { method: 'POST', path: /^\/api\/admin\/uploads$/ },
+  { method: 'PATCH', path: /^\/api\/admin\/uploads\/[^/]+$/ },
 ];
 
 export function isUploadRoute(method: string, pathname: string): boolean {

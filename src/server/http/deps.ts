@@ -2,7 +2,8 @@
 import type { Auth } from '../auth/auth';
 import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
-import type { MailQueue } from '../mail/queue';
+import type { JobQueue } from '../jobs/queue';
+import type { Mailer, MailTransport } from '../mail/mailer';
 import type { EventBus } from '../realtime/bus';
 import type { Storage } from '../storage/storage';
 import type { RateLimiter } from './rate-limit';
@@ -11,7 +12,9 @@ export interface AppDeps {
   config: Config;
   database: Database;
   db: Db;
-  mailer: MailQueue;
+  mailer: Mailer;
+  mailTransport: MailTransport;
+  jobs: JobQueue;
   storage: Storage;
   auth: Auth;
   limiter: RateLimiter;

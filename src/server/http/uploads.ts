@@ -24,8 +24,9 @@ export async function fileField(form: Record<string, unknown>, name: string): Pr
   return Buffer.from(await value.arrayBuffer());
 }
 
+/** The multipart fields; a field sent several times (files) comes as an array. */
 export async function readForm(c: Context): Promise<Record<string, unknown> | null> {
-  return (await c.req.parseBody().catch(() => null)) as Record<string, unknown> | null;
+  return (await c.req.parseBody({ all: true }).catch(() => null)) as Record<string, unknown> | null;
 }
 
 /** Answers an ImageRejected with the spec's texts; rethrows anything else. */

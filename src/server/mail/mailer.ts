@@ -1,13 +1,14 @@
-// Outgoing mail. Code that sends mail calls `Mailer.send`, which stores the message in the
-// database (mail_queue) and returns; a dispatcher delivers it through the transport and retries
-// when delivery fails (queue.ts). SMTP_URL picks the SMTP transport; without it every message
-// is written to the outbox folder (data/mail/*.eml) and its links are printed, so a person
-// trying the product locally can still verify an address or reset a password.
+// Outgoing mail. Code that sends mail calls `Mailer.send`, which stores the message as a durable
+// job and returns; a worker delivers it through the transport, retrying failures with a growing
+// pause (the 'mail.deliver' job, mail/jobs.ts). SMTP_URL picks the SMTP transport; without it
+// every message is written to the outbox folder (data/mail/*.eml) and its links are printed, so a
+// person trying the product locally can still verify an address or reset a password.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { COMPANY } from '../../common/company';
+import type { JobQueue } from '../jobs/queue';
 
 export interface MailMessage {
   to: string;
@@ -27,6 +28,15 @@ export interface Mailer {
 export interface MailTransport {
   readonly kind: 'smtp' | 'outbox';
   deliver(message: MailMessage): Promise<void>;
+}
+
+export function createMailer(jobs: JobQueue, transport: MailTransport): Mailer {
+  return {
+    kind: transport.kind,
+    async send(message) {
+      await jobs.send('mail.deliver', message);
+    },
+  };
 }
 
 export function createMailTransport(opts: { smtpUrl: string | null; outboxDir: string; logLinks: boolean }): MailTransport {

@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES } from '../../common/constants';
 import { FILE_TOO_LARGE_10MB, FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE, PROFILE } from '../../common/messages';
 import { firstIssue, profileEditSchema } from '../../common/schemas';
+import { supportVisits } from '../audit/log';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
@@ -32,6 +33,11 @@ export function profileRoutes(deps: AppDeps) {
       ) as typeof parsed.data;
       const row = await editProfile(deps, c.var.viewer.userId, changes);
       return row ? c.json(toProfileDto(row)) : notFound(c);
+    })
+    .get('/support-visits', async (c) => {
+      // The family can see when our support team viewed their account, and for how long.
+      c.header('Cache-Control', 'no-store');
+      return c.json(await supportVisits(deps.db, c.var.viewer.userId));
     })
     .post('/tutorial', async (c) => {
       const row = await completeTutorial(deps, c.var.viewer.userId);

@@ -1,6 +1,7 @@
 // GET /api/realtime/stream: server-sent events of the changes that concern the signed-in user.
-// Each event carries only the topic, the action and the row id: never a user id, and never a
-// change that belongs to another user.
+// A user's stream carries only their own changes, as topic, action and row id (never a user id).
+// An active admin's stream carries every user's changes, with the user's id, so the admin screens
+// (users list, uploads in progress, orders) follow along.
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { requireUser, type ViewerEnv } from '../auth/session';
@@ -22,6 +23,7 @@ export function realtimeRoutes(deps: AppDeps, opts: RealtimeOptions = {}) {
   const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   return new Hono<ViewerEnv>().get('/stream', requireUser(deps.auth, deps.db), (c) => {
     const userId = c.var.viewer.userId;
+    const isAdmin = c.var.viewer.isAdmin;
     const requestHeaders = c.req.raw.headers;
     const res = streamSSE(c, async (stream) => {
       const queue: ChangeEvent[] = [];
@@ -32,7 +34,7 @@ export function realtimeRoutes(deps: AppDeps, opts: RealtimeOptions = {}) {
         wake?.();
       };
       const unsubscribe = deps.bus.subscribe((event) => {
-        if (!open || event.userId !== userId) return;
+        if (!open || (!isAdmin && event.userId !== userId)) return;
         if (queue.length >= MAX_QUEUED) return stop();
         queue.push(event);
         wake?.();
@@ -43,8 +45,9 @@ export function realtimeRoutes(deps: AppDeps, opts: RealtimeOptions = {}) {
         while (open && !stream.aborted) {
           const event = queue.shift();
           if (event) {
-            // Only these three fields: the owner's id stays on the server.
-            const data = JSON.stringify({ topic: event.topic, action: event.action, id: event.id ?? null });
+            // A user gets three fields (the owner's id stays on the server); an admin also the owner.
+            const fields = { topic: event.topic, action: event.action, id: event.id ?? null };
+            const data = JSON.stringify(isAdmin ? { ...fields, userId: event.userId } : fields);
             await stream.writeSSE({ event: 'change', data });
             continue;
           }

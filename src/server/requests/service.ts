@@ -1,9 +1,10 @@
 // Highlight-reel requests from athletes: validated against the event's games, one open request
 // per event, stored first and then mailed to the team.
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import { REQUEST } from '../../common/messages';
+import { ADMIN, REQUEST } from '../../common/messages';
+import { audit } from '../audit/log';
 import type { Db } from '../db/client';
-import { isUniqueViolation } from '../db/errors';
+import { isUniqueViolation, isUuid } from '../db/errors';
 import { highlightRequests, userProfiles } from '../db/schema';
 import { listActiveEvents } from '../events/routes';
 import type { Mailer } from '../mail/mailer';
@@ -98,5 +99,56 @@ export async function createRequest(
     // The request is stored and shows in the admin list; the mail is only a heads-up.
     console.error('[requests] team notification failed for', row.id, (error as Error).message);
   }
+  return row;
+}
+
+/**
+ * The admin's moves on a request (spec section 4): Request Received (pending → ready to
+ * purchase, recording who and when), Undo Approval (back to pending, clearing them) and Reels
+ * Delivered (ready to purchase → delivered). Each is one conditional update, so a move that no
+ * longer fits the request's state (a second admin was faster) changes nothing.
+ */
+export const REQUEST_TRANSITIONS = {
+  acknowledge: { from: 'pending', to: 'ready_to_purchase' },
+  undo: { from: 'ready_to_purchase', to: 'pending' },
+  deliver: { from: 'ready_to_purchase', to: 'delivered' },
+} as const;
+export type RequestTransition = keyof typeof REQUEST_TRANSITIONS;
+
+export class TransitionRefused extends Error {
+  constructor(readonly code: 'NOT_FOUND' | 'STATE_CHANGED', message: string) {
+    super(message);
+  }
+}
+
+export async function transitionRequest(
+  deps: { db: Db; bus: EventBus },
+  requestId: string,
+  move: RequestTransition,
+  adminId: string,
+): Promise<RequestRow> {
+  const { from, to } = REQUEST_TRANSITIONS[move];
+  const now = new Date();
+  const acknowledgement =
+    move === 'acknowledge'
+      ? { adminAcknowledgedAt: now, adminAcknowledgedBy: adminId }
+      : move === 'undo'
+        ? { adminAcknowledgedAt: null, adminAcknowledgedBy: null }
+        : {};
+  const [row] = isUuid(requestId)
+    ? await deps.db
+        .update(highlightRequests)
+        .set({ status: to, updatedAt: now, ...acknowledgement })
+        .where(and(eq(highlightRequests.id, requestId), eq(highlightRequests.status, from)))
+        .returning()
+    : [];
+  if (!row) {
+    const [exists] = isUuid(requestId) ? await deps.db.select({ id: highlightRequests.id }).from(highlightRequests).where(eq(highlightRequests.id, requestId)) : [];
+    throw exists
+      ? new TransitionRefused('STATE_CHANGED', ADMIN.requestToasts.changed)
+      : new TransitionRefused('NOT_FOUND', ADMIN.requestToasts.notFound);
+  }
+  await audit(deps.db, { actorId: adminId, action: `request.${move}`, subjectUserId: row.userId, details: { requestId, from, to } });
+  await deps.bus.publish({ topic: 'highlight_requests', userId: row.userId, action: 'update', id: row.id });
   return row;
 }

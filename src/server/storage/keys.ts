@@ -15,6 +15,10 @@ export const storageKeys = {
   banner: (userId: string) => `profile-banners/${userId}/banner-${tag()}.jpg`,
   videoThumbnail: (userId: string, videoId: string) => `video-thumbnails/${userId}/${videoId}-${tag()}.jpg`,
   video: (userId: string, videoId: string, ext: string) => `user-videos/${userId}/${videoId}.${ext}`,
+  /** An uploaded original, until processing has made the playable file from it. */
+  videoSource: (userId: string, videoId: string) => `user-videos/${userId}/${videoId}.source`,
+  /** The frame processing picks; fixed, so a re-run replaces it instead of leaving another. */
+  videoAutoThumbnail: (userId: string, videoId: string) => `video-thumbnails/${userId}/${videoId}-auto.jpg`,
   still: (userId: string, ext: string) => `user-stills/${userId}/still-${tag()}.${ext}`,
 };
 

@@ -1,7 +1,10 @@
 // The storage driver for any S3-compatible store (AWS S3, MinIO, R2, …), chosen when S3_BUCKET is set.
 // Objects are private: no ACL is ever sent, so they get the bucket's default (private); the API
 // streams them to whoever may see them.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -76,6 +79,21 @@ export function createS3Storage(config: S3Config): Storage {
       await client.send(
         new PutObjectCommand({ Bucket, Key: key, Body: data, ContentType: contentType, ContentLength: data.length }),
       );
+    },
+    async putFile(key, filePath, contentType, opts = {}) {
+      assertValidKey(key);
+      const { size } = await fsp.stat(filePath);
+      // One streamed PUT (up to 5 GB): the file is never held in memory.
+      await client.send(
+        new PutObjectCommand({ Bucket, Key: key, Body: fs.createReadStream(filePath), ContentType: contentType, ContentLength: size }),
+      );
+      if (opts.move) await fsp.rm(filePath, { force: true });
+    },
+    async download(key, filePath) {
+      const body = await this.read(key);
+      if (!body) return false;
+      await pipeline(body, fs.createWriteStream(filePath));
+      return true;
     },
     async stat(key) {
       // As on disk: an invalid key names no object (the media route turns null into a 404).

@@ -5,6 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config';
 import { createS3Storage } from './s3';
 
@@ -16,6 +17,13 @@ export interface StoredObject {
 export interface Storage {
   readonly kind: 'disk' | 's3';
   put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores a local file under `key`, streaming it (videos are too large to hold in memory). With
+   * `move` the local file is taken over (on disk, a rename when it can be).
+   */
+  putFile(key: string, filePath: string, contentType: string, opts?: { move?: boolean }): Promise<void>;
+  /** Writes the object to a local file (ffmpeg reads files); false when there is no such object. */
+  download(key: string, filePath: string): Promise<boolean>;
   /** Null when there is no such object, and for a key that is not valid (it cannot name one). */
   stat(key: string): Promise<StoredObject | null>;
   read(key: string, range?: { start: number; end: number }): Promise<Readable | null>;
@@ -63,6 +71,29 @@ export function createDiskStorage(rootDir: string): Storage {
       await fsp.writeFile(tmp, data);
       await fsp.writeFile(meta(key), JSON.stringify({ contentType }));
       await fsp.rename(tmp, target);
+    },
+    async putFile(key, filePath, contentType, opts = {}) {
+      const target = file(key);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      const tmp = `${target}.${randomUUID()}.tmp`;
+      if (opts.move) {
+        // A rename on the same disk; a copy between disks.
+        await fsp.rename(filePath, tmp).catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EXDEV') throw error;
+          await pipeline(fs.createReadStream(filePath), fs.createWriteStream(tmp));
+          await fsp.rm(filePath, { force: true });
+        });
+      } else {
+        await pipeline(fs.createReadStream(filePath), fs.createWriteStream(tmp));
+      }
+      await fsp.writeFile(meta(key), JSON.stringify({ contentType }));
+      await fsp.rename(tmp, target);
+    },
+    async download(key, filePath) {
+      const source = file(key);
+      if (!fs.existsSync(source)) return false;
+      await fsp.copyFile(source, filePath);
+      return true;
     },
     async stat(key) {
       try {

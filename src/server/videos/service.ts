@@ -1,6 +1,7 @@
 // The athlete's videos: listing what they may watch, streaming, downloading, thumbnails.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { THUMBNAIL_MAX_BYTES } from '../../common/constants';
+import { audit } from '../audit/log';
 import type { Viewer } from '../auth/session';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
@@ -78,4 +79,21 @@ export async function saveThumbnail(
   if (video.thumbnailUrl && video.thumbnailUrl !== key) await deps.storage.delete(video.thumbnailUrl).catch(() => {});
   await deps.bus.publish({ topic: 'user_videos', userId: video.userId, action: 'update', id: video.id });
   return row!;
+}
+
+/**
+ * An admin deletes a video: the row goes first (so nothing ever points at a missing file), then
+ * its files; a file that cannot be removed is logged and left for no one to reach.
+ */
+export async function deleteVideo(deps: { db: Db; storage: Storage; bus: EventBus }, videoId: string, adminId: string): Promise<VideoRow | null> {
+  if (!isUuid(videoId)) return null;
+  const [row] = await deps.db.delete(userVideos).where(eq(userVideos.id, videoId)).returning();
+  if (!row) return null;
+  for (const key of [row.videoUrl, row.thumbnailUrl, row.sourceKey, storageKeys.videoAutoThumbnail(row.userId, row.id)]) {
+    if (!key) continue;
+    await deps.storage.delete(key).catch((e: Error) => console.error(`[videos] ${row.id}: could not remove ${key}:`, e.message));
+  }
+  await audit(deps.db, { actorId: adminId, action: 'video.delete', subjectUserId: row.userId, details: { videoId, title: row.videoTitle } });
+  await deps.bus.publish({ topic: 'user_videos', userId: row.userId, action: 'delete', id: row.id });
+  return row;
 }

@@ -1,32 +1,100 @@
-// /admin: reached only by active admins (checked on the server before this page is sent, and
-// again here for in-app navigation). The portal itself comes with the admin issue.
-import { ShieldCheck } from 'lucide-react';
-import { AppHeader } from '../features/layout/app-header';
-import { RequireAdmin } from '../features/session/require-session';
-import { Card, CardTitle } from '../ui/card';
+// /admin: the portal. The four counts, the ways in (users, orders, waiting list), and any
+// background job that failed, with its error and a way to run it again.
+import { AlertTriangle, ClipboardList, CreditCard, Users } from 'lucide-react';
+import { Link } from 'react-router';
+import { ADMIN } from '../../common/messages';
+import { useFailedJobs, useRetryJob, useStats } from '../features/admin/api';
+import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
+import { Button } from '../ui/button';
+import { Card, CardTitle } from '../ui/card';
+import { Spinner } from '../ui/spinner';
 
-export default function AdminPage() {
+const STATS = ['totalUsers', 'newThisWeek', 'totalOrders', 'recentOrders'] as const;
+
+function Stats() {
+  const stats = useStats();
+  if (stats.isError) return <p role="alert" className="text-red-400">{ADMIN.portal.statsFailed}</p>;
+  return (
+    <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      {STATS.map((key) => (
+        <div key={key} className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-5">
+          <dt className="text-sm font-medium text-neutral-300">{ADMIN.portal.stats[key]}</dt>
+          <dd className="mt-2 font-display text-4xl text-white" data-testid={`stat-${key}`}>
+            {stats.data ? stats.data[key].toLocaleString() : <Spinner size="sm" />}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const CARDS = [
+  { to: '/admin/users', icon: Users, ...ADMIN.portal.usersCard },
+  { to: '/admin/orders', icon: CreditCard, ...ADMIN.portal.ordersCard },
+  { to: '/admin/waiting-list', icon: ClipboardList, ...ADMIN.portal.waitingListCard },
+];
+
+function FailedJobs() {
+  const jobs = useFailedJobs();
+  const retry = useRetryJob();
+  return (
+    <Card>
+      <CardTitle className="mb-4">{ADMIN.portal.jobsTitle}</CardTitle>
+      {jobs.isPending ? (
+        <Spinner />
+      ) : !jobs.data?.length ? (
+        <p className="text-neutral-300">{ADMIN.portal.jobsNone}</p>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {jobs.data.map((job) => (
+            <li key={job.id} className="flex flex-wrap items-start justify-between gap-3 rounded-md border border-red-900/60 bg-red-950/20 p-3 text-sm">
+              <div className="min-w-0">
+                <p className="flex items-center gap-2 font-semibold text-white">
+                  <AlertTriangle className="h-4 w-4 text-red-400" aria-hidden="true" />
+                  {job.name}
+                </p>
+                <p className="mt-1 break-words text-neutral-300">{job.error}</p>
+                <p className="mt-1 text-xs text-neutral-400">
+                  Failed {job.failedOn ? new Date(job.failedOn).toLocaleString() : ''} after {job.retryCount + 1} tries
+                </p>
+              </div>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={retry.isPending}
+                onClick={() => retry.mutate({ name: job.name, id: job.id }, { onError: (e) => notify.error({ title: 'Error', description: e.message }) })}
+              >
+                {ADMIN.portal.retry}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+export default function AdminPortalPage() {
   usePageTitle(PAGE_TITLES['/admin']);
   return (
-    <RequireAdmin>
-      {({ user }) => (
-        <div className="min-h-dvh bg-neutral-950 text-neutral-200">
-          <AppHeader />
-          <main className="mx-auto max-w-7xl px-4 py-10 md:px-8">
-            <h1 className="font-display text-5xl uppercase tracking-wide text-white">Admin Portal</h1>
-            <Card className="mt-8 max-w-xl">
-              <CardTitle className="mb-2 flex items-center gap-2">
-                <ShieldCheck className="h-6 w-6 text-red-500" aria-hidden="true" />
-                Signed in as admin
-              </CardTitle>
-              <p data-testid="admin-identity">
-                {user.name} · <span className="text-white">{user.email}</span>
-              </p>
-            </Card>
-          </main>
-        </div>
-      )}
-    </RequireAdmin>
+    <div className="flex flex-col gap-8">
+      <h1 className="font-display text-4xl uppercase tracking-wide text-white md:text-5xl">{ADMIN.portal.title}</h1>
+      <Stats />
+      <div className="grid gap-4 md:grid-cols-3">
+        {CARDS.map(({ to, icon: Icon, title, text }) => (
+          <Link
+            key={to}
+            to={to}
+            className="group rounded-xl border border-neutral-800 bg-neutral-900/70 p-6 transition-colors hover:border-red-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500"
+          >
+            <Icon className="h-7 w-7 text-red-500" aria-hidden="true" />
+            <h2 className="mt-4 font-display text-2xl uppercase tracking-wide text-white">{title}</h2>
+            <p className="mt-1 text-neutral-300">{text}</p>
+          </Link>
+        ))}
+      </div>
+      <FailedJobs />
+    </div>
   );
 }

@@ -6,12 +6,15 @@ import { ACCESS_DENIED, CHECKOUT, EMAIL_CONFIRMED, LABELS, PROFILE, SIGN_OUT_FAI
 import { AppHeader } from '../features/layout/app-header';
 import { useProfile } from '../features/profile/api';
 import { ProfileCard } from '../features/profile/profile-card';
+import { SupportVisits } from '../features/profile/support-visits';
 import { ProfileHeader } from '../features/profile/profile-header';
 import { TutorialOverlay } from '../features/profile/tutorial-overlay';
 import { useLiveUpdates } from '../features/realtime/use-live-updates';
 import { PurchaseReel } from '../features/requests/purchase-dialog';
 import { RequestForm } from '../features/requests/request-form';
+import { ImpersonationBanner } from '../features/session/impersonation-banner';
 import { RequireUser } from '../features/session/require-session';
+import { impersonationOf, useMe } from '../features/session/session';
 import { useSignOut } from '../features/session/use-sign-out';
 import { StillsCarousel } from '../features/stills/stills-carousel';
 import { VideoList } from '../features/videos/video-list';
@@ -62,7 +65,9 @@ function Dashboard() {
   const profile = useProfile();
   const signOut = useSignOut(SIGN_OUT_FAILED_DASHBOARD);
   const order = useReturnToasts();
-  const live = useLiveUpdates();
+  const me = useMe();
+  const live = useLiveUpdates(me.data?.user?.id);
+  const impersonating = Boolean(impersonationOf(me.data));
 
   if (profile.isPending) {
     return (
@@ -79,7 +84,8 @@ function Dashboard() {
     );
   }
   const p = profile.data;
-  const showTutorial = !p.avatarUrl && !p.tutorialCompleted;
+  // Not while an admin views the site as the athlete (the spec skips it then).
+  const showTutorial = !p.avatarUrl && !p.tutorialCompleted && !impersonating;
   return (
     <>
       <ProfileHeader profile={p} />
@@ -100,6 +106,7 @@ function Dashboard() {
           <div className="flex flex-col gap-6">
             <RequestForm />
             <ProfileCard profile={p} />
+            <SupportVisits />
           </div>
         </div>
         <Button variant="outline" className="mt-10 w-full md:hidden" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
@@ -118,6 +125,7 @@ export default function DashboardPage() {
       {() => (
         <div className="min-h-dvh bg-neutral-950 text-neutral-200">
           <AppHeader />
+          <ImpersonationBanner />
           <Dashboard />
         </div>
       )}

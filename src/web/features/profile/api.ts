@@ -3,6 +3,7 @@ import type { ProfileEdit } from '../../../common/schemas';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { api, unwrap } from '../../lib/api';
 import { uploadForm } from '../../lib/upload';
+import { refreshSession } from '../session/session';
 
 export const profileQuery = queryOptions({
   queryKey: ['profile'],
@@ -19,7 +20,7 @@ function useProfileMutation<V>(fn: (v: V) => Promise<ProfileDto>) {
     mutationFn: fn,
     onSuccess: (profile) => {
       queryClient.setQueryData(profileQuery.queryKey, profile);
-      void queryClient.invalidateQueries({ queryKey: ['me'] });
+      void refreshSession().catch(() => {});
     },
   });
 }

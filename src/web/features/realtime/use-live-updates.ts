@@ -2,21 +2,26 @@
 // itself after a dropped connection; polling (requests, every 10 s) covers the gap.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { refreshSession } from '../session/session';
 
+/** What each kind of change makes stale: the athlete's own screens, and the admin lists. */
 const QUERIES_BY_TOPIC: Record<string, string[][]> = {
-  highlight_requests: [['requests']],
-  user_videos: [['videos']],
-  user_stills: [['stills']],
-  user_profiles: [['profile'], ['me']],
-  orders: [['orders']],
+  highlight_requests: [['requests'], ['admin', 'users'], ['admin', 'stats']],
+  user_videos: [['videos'], ['admin', 'users'], ['admin', 'jobs']],
+  user_stills: [['stills'], ['admin', 'users']],
+  user_profiles: [['profile'], ['admin', 'users']],
+  orders: [['orders'], ['admin', 'orders'], ['admin', 'stats']],
 };
 
-/** Returns whether the stream is connected (the server has said it is ready). */
-export function useLiveUpdates(enabled = true): boolean {
+/**
+ * Returns whether the stream is connected (the server has said it is ready). `identity` names
+ * whose stream it is: when it changes (an admin starts or stops viewing as a user) it reconnects.
+ */
+export function useLiveUpdates(identity?: string): boolean {
   const queryClient = useQueryClient();
   const [connected, setConnected] = useState(false);
   useEffect(() => {
-    if (!enabled || typeof EventSource === 'undefined') return;
+    if (typeof EventSource === 'undefined') return;
     const source = new EventSource('/api/realtime/stream', { withCredentials: true });
     source.addEventListener('ready', () => setConnected(true));
     source.addEventListener('error', () => setConnected(false));
@@ -24,6 +29,7 @@ export function useLiveUpdates(enabled = true): boolean {
       try {
         const { topic } = JSON.parse((e as MessageEvent<string>).data) as { topic: string };
         for (const queryKey of QUERIES_BY_TOPIC[topic] ?? []) void queryClient.invalidateQueries({ queryKey });
+        if (topic === 'user_profiles') void refreshSession().catch(() => {});
       } catch {
         // a malformed message changes nothing
       }
@@ -32,6 +38,6 @@ export function useLiveUpdates(enabled = true): boolean {
       source.close();
       setConnected(false);
     };
-  }, [enabled, queryClient]);
+  }, [identity, queryClient]);
   return connected;
 }

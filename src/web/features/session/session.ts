@@ -10,6 +10,11 @@ import { requestJson } from '../../lib/api-error';
 type Client = ReturnType<typeof hc<ApiType>>;
 export type Me = InferResponseType<Client['account']['me']['$get']>;
 
+/** Who an admin is, while they view the site as this user; null otherwise. */
+export function impersonationOf(me: Me | undefined): { adminEmail: string; endsAt: string } | null {
+  return me && 'impersonation' in me ? me.impersonation : null;
+}
+
 export interface SessionState {
   isPending: boolean;
   data: Me | undefined;

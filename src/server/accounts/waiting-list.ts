@@ -1,0 +1,46 @@
+// The waiting list: homepage sign-ups, for active admins only (the spec's client-side password
+// gate is not reproduced). "Clear All Submissions" archives, so nothing is ever lost.
+import { and, desc, isNull, lte } from 'drizzle-orm';
+import { audit } from '../audit/log';
+import type { Db } from '../db/client';
+import { homepageSignups } from '../db/schema';
+
+export async function listWaitingList(db: Db) {
+  const rows = await db
+    .select()
+    .from(homepageSignups)
+    .where(isNull(homepageSignups.archivedAt))
+    .orderBy(desc(homepageSignups.createdAt))
+    .limit(5000);
+  return {
+    total: rows.length,
+    entries: rows.map((r) => ({
+      id: r.id,
+      name: `${r.firstName} ${r.lastName}`.trim(),
+      email: r.email,
+      createdAt: r.createdAt.toISOString(),
+      registered: r.status === 'completed',
+    })),
+  };
+}
+
+/** Archives what the admin saw: entries that arrive meanwhile stay on the list. */
+export async function archiveWaitingList(db: Db, adminId: string, upTo: Date): Promise<number> {
+  const archived = await db
+    .update(homepageSignups)
+    .set({ archivedAt: new Date() })
+    .where(and(isNull(homepageSignups.archivedAt), lte(homepageSignups.createdAt, upTo)))
+    .returning({ id: homepageSignups.id });
+  await audit(db, { actorId: adminId, action: 'waiting-list.archive', subjectUserId: null, details: { count: archived.length } });
+  return archived.length;
+}
+
+/** RFC 4180 CSV; a cell that starts like a formula is quoted with a leading apostrophe (CSV injection). */
+export function waitingListCsv(entries: Awaited<ReturnType<typeof listWaitingList>>['entries']): string {
+  const cell = (v: string) => {
+    const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  const lines = [['Name', 'Email', 'Date', 'Registered'], ...entries.map((e) => [e.name, e.email, e.createdAt, e.registered ? 'yes' : 'no'])];
+  return `${lines.map((l) => l.map(cell).join(',')).join('\r\n')}\r\n`;
+}

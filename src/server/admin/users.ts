@@ -1,0 +1,117 @@
+// The admin users list: search, filters, sort and paging done by the database, so the page stays
+// fast with tens of thousands of users (an index on profile_search_text, migration 0004).
+import { and, asc, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { highlightRequests, orders, user, userProfiles, userVideos } from '../db/schema';
+
+export const USER_FILTERS = ['submitted', 'approved', 'delivered'] as const;
+export type UserFilter = (typeof USER_FILTERS)[number];
+export const USERS_PAGE_SIZE = 25;
+
+export const usersQuerySchema = z.object({
+  q: z.string().trim().max(100).default(''),
+  /** Comma-separated; a user matching any of them is listed (the spec's OR). */
+  filters: z
+    .string()
+    .max(100)
+    .default('')
+    .transform((v) => v.split(',').filter((f): f is UserFilter => (USER_FILTERS as readonly string[]).includes(f))),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export type UsersQuery = z.output<typeof usersQuerySchema>;
+
+/** A LIKE pattern that finds `text` anywhere, with LIKE's own characters taken literally. */
+function containing(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filterCondition(filters: UserFilter[]): SQL | undefined {
+  const parts = filters.map((f) => {
+    if (f === 'delivered') return sql`EXISTS (SELECT 1 FROM ${userVideos} v WHERE v.user_id = ${userProfiles.id})`;
+    const status = f === 'submitted' ? 'pending' : 'ready_to_purchase';
+    return sql`EXISTS (SELECT 1 FROM ${highlightRequests} r WHERE r.user_id = ${userProfiles.id} AND r.status = ${status})`;
+  });
+  return parts.length ? sql`(${sql.join(parts, sql` OR `)})` : undefined;
+}
+
+export async function listUsers(db: Db, query: UsersQuery) {
+  const where = and(
+    query.q
+      ? sql`profile_search_text(${userProfiles.firstName}, ${userProfiles.lastName}, ${userProfiles.email}, ${userProfiles.phone}) LIKE ${containing(query.q)} ESCAPE '\\'`
+      : undefined,
+    filterCondition(query.filters),
+  );
+  const [{ total }] = (await db.select({ total: sql<number>`count(*)::int` }).from(userProfiles).where(where)) as [{ total: number }];
+  const people = await db
+    .select({
+      id: userProfiles.id,
+      firstName: userProfiles.firstName,
+      lastName: userProfiles.lastName,
+      email: userProfiles.email,
+      phone: userProfiles.phone,
+      createdAt: userProfiles.createdAt,
+    })
+    .from(userProfiles)
+    .where(where)
+    // The spec sorts by last name; first name and id keep the order stable across pages.
+    .orderBy(asc(sql`lower(${userProfiles.lastName})`), asc(sql`lower(${userProfiles.firstName})`), asc(userProfiles.id))
+    .limit(USERS_PAGE_SIZE)
+    .offset((query.page - 1) * USERS_PAGE_SIZE);
+
+  const ids = people.map((p) => p.id);
+  const [requests, videos] = ids.length
+    ? await Promise.all([
+        db
+          .select()
+          .from(highlightRequests)
+          .where(inArray(highlightRequests.userId, ids))
+          .orderBy(desc(highlightRequests.createdAt)),
+        db.select().from(userVideos).where(inArray(userVideos.userId, ids)).orderBy(desc(userVideos.createdAt)),
+      ])
+    : [[], []];
+
+  return {
+    total,
+    page: query.page,
+    pageSize: USERS_PAGE_SIZE,
+    users: people.map((p) => ({
+      id: p.id,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      email: p.email,
+      phone: p.phone,
+      createdAt: p.createdAt.toISOString(),
+      requests: requests
+        .filter((r) => r.userId === p.id)
+        .map((r) => ({ id: r.id, status: r.status, event: r.event, games: r.games, createdAt: r.createdAt.toISOString() })),
+      videos: videos
+        .filter((v) => v.userId === p.id)
+        .map((v) => ({
+          id: v.id,
+          title: v.videoTitle,
+          videoType: v.videoType,
+          createdAt: v.createdAt.toISOString(),
+          isPaid: v.isPaid,
+          isVisible: v.isVisible,
+          processingState: v.processingState,
+          processingProgress: v.processingProgress,
+          processingError: v.processingError,
+        })),
+    })),
+  };
+}
+export type AdminUsersPage = Awaited<ReturnType<typeof listUsers>>;
+
+/** The portal's four counts. Orders count when they are paid (completed). */
+export async function portalStats(db: Db) {
+  const weekAgo = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
+  const count = async (q: Promise<Array<{ n: number }>>) => (await q)[0]?.n ?? 0;
+  const [totalUsers, newThisWeek, totalOrders, recentOrders] = await Promise.all([
+    count(db.select({ n: sql<number>`count(*)::int` }).from(user)),
+    count(db.select({ n: sql<number>`count(*)::int` }).from(user).where(gte(user.createdAt, weekAgo))),
+    count(db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.status, 'completed'))),
+    count(db.select({ n: sql<number>`count(*)::int` }).from(orders).where(and(eq(orders.status, 'completed'), gte(orders.createdAt, weekAgo)))),
+  ]);
+  return { totalUsers, newThisWeek, totalOrders, recentOrders };
+}

@@ -1,0 +1,30 @@
+// Every kind of background job, declared once: its payload (checked when it is sent and again
+// when it is run) and how the queue treats it. The worker refuses to start unless each has
+// exactly one handler (worker.ts).
+import { z } from 'zod';
+
+/** How long a job may run before the queue gives up on it (heartbeats catch a dead worker far sooner). */
+const HOUR = 60 * 60;
+
+export const JOB_TYPES = {
+  /** One e-mail, delivered through the transport; retried with a growing pause for about a day. */
+  'mail.deliver': {
+    payload: z.object({
+      to: z.string().min(3).max(320),
+      subject: z.string().max(500),
+      text: z.string(),
+      html: z.string().optional(),
+      replyTo: z.string().max(320).optional(),
+    }),
+    queue: { retryLimit: 12, retryDelay: 5, retryBackoff: true, expireInSeconds: 5 * 60 },
+  },
+  /** An uploaded video: probed, stripped of metadata, made web-playable, given a thumbnail. */
+  'media.process-video': {
+    payload: z.object({ videoId: z.string().uuid(), uploadKey: z.string().min(1).max(500) }),
+    queue: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * HOUR },
+  },
+} as const;
+
+export type JobType = keyof typeof JOB_TYPES;
+export type JobPayload<T extends JobType> = z.output<(typeof JOB_TYPES)[T]['payload']>;
+export const JOB_NAMES = Object.keys(JOB_TYPES) as JobType[];

@@ -1,0 +1,13 @@
+// The handler of every job type, each from its own domain folder. The queue refuses to work
+// unless this names exactly one handler per declared type (definitions.ts).
+import type { AppDeps } from '../http/deps';
+import { deliverMail } from '../mail/jobs';
+import { processVideo } from '../videos/processing';
+import type { JobHandlers } from './queue';
+
+export function jobHandlers(deps: AppDeps): JobHandlers {
+  return {
+    'mail.deliver': deliverMail(deps.mailTransport),
+    'media.process-video': processVideo(deps),
+  };
+}

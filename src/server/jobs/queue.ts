@@ -1,0 +1,251 @@
+// The durable job queue: pg-boss on the product's own database (PGlite or PostgreSQL), so a job
+// is stored in the same place as everything else and survives any process. See
+// docs/decisions/0007. On top of pg-boss:
+//  - payloads are checked against their declaration (definitions.ts) when sent and when run;
+//  - running jobs keep a lease with a heartbeat (job_leases), and a supervisor hands the job of a
+//    worker that stopped beating (killed, crashed, machine gone) back to the queue at once, rather
+//    than after the job's whole time limit;
+//  - a job sent by this process wakes this process's worker at once, instead of at its next poll.
+import { randomUUID } from 'node:crypto';
+import PgBoss from 'pg-boss';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../db/client';
+import { JOB_NAMES, JOB_TYPES, type JobPayload, type JobType } from './definitions';
+
+export interface JobContext {
+  jobId: string;
+  /** 0 on the first run, then the number of retries so far. */
+  retryCount: number;
+  /** True when a failure now is final (no retry follows). */
+  lastAttempt: boolean;
+  /** Renews the job's lease now (the queue also does so every few seconds while it runs). */
+  heartbeat(): Promise<void>;
+}
+
+/** What a handler did: the work, or nothing because it was already done (a re-run). */
+export type JobOutcome = 'done' | 'skipped';
+export type JobHandler<T extends JobType> = (payload: JobPayload<T>, ctx: JobContext) => Promise<JobOutcome>;
+export type JobHandlers = { [T in JobType]: JobHandler<T> };
+
+export interface FailedJob {
+  id: string;
+  name: string;
+  error: string;
+  retryCount: number;
+  createdOn: string;
+  failedOn: string | null;
+}
+
+export interface JobQueueOptions {
+  /** Overrides of queue settings per job type (tests use short retry pauses). */
+  queues?: Partial<Record<JobType, Partial<PgBoss.Queue>>>;
+  /** How often an idle worker looks for new jobs (jobs sent by this process start at once). */
+  pollingIntervalSeconds?: number;
+  /** A running job beats this often; one that has not beaten for three times as long is taken back. */
+  heartbeatSeconds?: number;
+}
+
+const SCHEMA = 'pgboss';
+
+/**
+ * pg-boss on a PGlite instance that the app's Drizzle also uses. Statements with parameters go
+ * through `query`; pg-boss's parameterless multi-statement scripts run in a PGlite transaction,
+ * so an expected error inside one (pg-boss relies on some) is rolled back whole and the single
+ * connection stays usable.
+ */
+function pgliteAdapter(pglite: NonNullable<Database['pglite']>): PgBoss.Db {
+  return {
+    async executeSql(text, values) {
+      if (values?.length) return pglite.query(text, values) as Promise<{ rows: unknown[] }>;
+      const results = await pglite.transaction((tx) => tx.exec(text));
+      return (results.at(-1) ?? { rows: [] }) as { rows: unknown[] };
+    },
+  };
+}
+
+export class JobQueue {
+  readonly workerId = randomUUID();
+  private readonly boss: PgBoss;
+  private readonly workers = new Map<JobType, string>();
+  private readonly running = new Map<string, JobType>();
+  private timers: NodeJS.Timeout[] = [];
+  private started = false;
+  private readonly heartbeatSeconds: number;
+
+  constructor(
+    private readonly database: Database,
+    private readonly opts: JobQueueOptions = {},
+  ) {
+    this.heartbeatSeconds = opts.heartbeatSeconds ?? 10;
+    const common = {
+      schema: SCHEMA,
+      // Completed jobs (a mail's body among them) leave the live table after an hour and the
+      // archive after a week.
+      archiveCompletedAfterSeconds: 60 * 60,
+      deleteAfterDays: 7,
+      maintenanceIntervalSeconds: 60,
+    };
+    this.boss = database.pglite
+      ? new PgBoss({ ...common, db: pgliteAdapter(database.pglite) })
+      : new PgBoss({ ...common, connectionString: database.url!, max: 4, application_name: 'job queue' });
+    this.boss.on('error', (error) => console.error('[jobs] queue error:', (error as Error).message));
+  }
+
+  /** Creates the queue's tables and the queues (safe to run from every process, any number of times). */
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    for (const name of JOB_NAMES) {
+      const options: PgBoss.Queue = { ...JOB_TYPES[name].queue, ...this.opts.queues?.[name], name };
+      if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, options);
+      else await this.boss.createQueue(name, options);
+    }
+    this.started = true;
+  }
+
+  /**
+   * Stores a job; it runs once any worker takes it. Returns the job's id. With `options.id` the
+   * send is idempotent: a job with that id already waiting or running is not stored twice.
+   */
+  async send<T extends JobType>(type: T, payload: JobPayload<T>, options: PgBoss.SendOptions = {}): Promise<string> {
+    const data = JOB_TYPES[type].payload.parse(payload) as object;
+    const id = (await this.boss.send(type, data, options)) ?? options.id;
+    if (!id) throw new Error(`[jobs] ${type} was not stored`);
+    const worker = this.workers.get(type);
+    if (worker) this.boss.notifyWorker(worker);
+    return id;
+  }
+
+  /**
+   * Starts working every job type. Refuses unless there is exactly one handler for each declared
+   * type: a job nobody can run would wait forever, a handler for an unknown type never runs.
+   */
+  async work(handlers: JobHandlers): Promise<void> {
+    const given = Object.keys(handlers);
+    const missing = JOB_NAMES.filter((n) => typeof handlers[n] !== 'function');
+    const unknown = given.filter((n) => !(JOB_NAMES as string[]).includes(n));
+    if (missing.length || unknown.length) {
+      throw new Error(`[jobs] the worker needs one handler per job type (missing: ${missing.join(', ') || 'none'}; unknown: ${unknown.join(', ') || 'none'})`);
+    }
+    await this.start();
+    await this.takeBackOrphans(true);
+    for (const name of JOB_NAMES) {
+      const id = await this.boss.work(
+        name,
+        { batchSize: 1, pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 2, includeMetadata: true },
+        async ([job]) => this.run(name, job as PgBoss.JobWithMetadata<object>, handlers[name] as JobHandler<typeof name>),
+      );
+      this.workers.set(name, id);
+    }
+    const beat = setInterval(() => void this.beat(), this.heartbeatSeconds * 1000);
+    const supervise = setInterval(() => void this.takeBackOrphans(false), this.heartbeatSeconds * 3000);
+    beat.unref();
+    supervise.unref();
+    this.timers.push(beat, supervise);
+  }
+
+  private async run<T extends JobType>(name: T, job: PgBoss.JobWithMetadata<object>, handler: JobHandler<T>): Promise<{ outcome: JobOutcome }> {
+    const payload = JOB_TYPES[name].payload.parse(job.data) as JobPayload<T>;
+    await this.lease(job.id, name);
+    this.running.set(job.id, name);
+    try {
+      const outcome = await handler(payload, {
+        jobId: job.id,
+        retryCount: job.retryCount,
+        lastAttempt: job.retryCount >= job.retryLimit,
+        heartbeat: () => this.lease(job.id, name),
+      });
+      return { outcome };
+    } catch (error) {
+      console.error(`[jobs] ${name} ${job.id} failed (run ${job.retryCount + 1}):`, (error as Error).message);
+      throw error;
+    } finally {
+      this.running.delete(job.id);
+      await this.database.db.execute(sql`DELETE FROM job_leases WHERE job_id = ${job.id}`).catch(() => {});
+      // There may be more waiting: look again at once rather than after the polling pause.
+      const worker = this.workers.get(name);
+      if (worker) this.boss.notifyWorker(worker);
+    }
+  }
+
+  private async lease(jobId: string, name: JobType): Promise<void> {
+    await this.database.db.execute(sql`
+      INSERT INTO job_leases (job_id, job_name, worker_id, heartbeat_at) VALUES (${jobId}, ${name}, ${this.workerId}, now())
+      ON CONFLICT (job_id) DO UPDATE SET worker_id = ${this.workerId}, heartbeat_at = now()`);
+  }
+
+  private async beat(): Promise<void> {
+    for (const [id, name] of this.running) await this.lease(id, name).catch(() => {});
+  }
+
+  /**
+   * Hands back to the queue the jobs whose worker has stopped beating. On PGlite this process is
+   * the only possible worker, so at start every lease of another worker is an orphan.
+   */
+  private async takeBackOrphans(atStart: boolean): Promise<void> {
+    try {
+      const everyOtherAtStart = atStart && this.database.kind === 'pglite';
+      const stale = await queryRows<{ job_id: string; job_name: JobType }>(
+        this.database.db,
+        everyOtherAtStart
+          ? sql`SELECT job_id, job_name FROM job_leases WHERE worker_id <> ${this.workerId}`
+          : sql`SELECT job_id, job_name FROM job_leases
+                WHERE heartbeat_at < now() - ${`${this.heartbeatSeconds * 3} seconds`}::interval`,
+      );
+      for (const lease of stale) {
+        console.warn(`[jobs] ${lease.job_name} ${lease.job_id}: its worker stopped; running it again`);
+        await this.boss.fail(lease.job_name, lease.job_id, { message: 'The worker running this job stopped.' });
+        await this.database.db.execute(sql`DELETE FROM job_leases WHERE job_id = ${lease.job_id}`);
+      }
+    } catch (error) {
+      console.error('[jobs] supervisor:', (error as Error).message);
+    }
+  }
+
+  /** Failed jobs, newest first, with their last error: what the admins see. */
+  async failed(limit = 50): Promise<FailedJob[]> {
+    const rows = await queryRows<{
+      id: string;
+      name: string;
+      output: { message?: string } | null;
+      retry_count: number;
+      created_on: Date;
+      completed_on: Date | null;
+    }>(
+      this.database.db,
+      sql`SELECT id, name, output, retry_count, created_on, completed_on FROM pgboss.job
+          WHERE state = 'failed' ORDER BY completed_on DESC NULLS LAST LIMIT ${limit}`,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      error: r.output?.message ?? 'Unknown error',
+      retryCount: r.retry_count,
+      createdOn: new Date(r.created_on).toISOString(),
+      failedOn: r.completed_on ? new Date(r.completed_on).toISOString() : null,
+    }));
+  }
+
+  /** Runs a failed job again. */
+  async retry(name: JobType, id: string): Promise<void> {
+    await this.boss.retry(name, id);
+  }
+
+  /** The state of one job (tests and the admins' job list). */
+  async state(name: JobType, id: string): Promise<{ state: string; retryCount: number; output: unknown } | null> {
+    const job = await this.boss.getJobById(name, id, { includeArchive: true });
+    return job ? { state: job.state, retryCount: job.retryCount, output: (job as { output?: unknown }).output ?? null } : null;
+  }
+
+  /** Stops taking jobs, lets running ones finish (up to `timeoutMs`), and stops the queue. */
+  async stop(timeoutMs = 30_000): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    if (!this.started) return;
+    await new Promise<void>((resolve) => {
+      this.boss.once('stopped', () => resolve());
+      void this.boss.stop({ graceful: true, wait: false, timeout: timeoutMs, close: true });
+    });
+    this.started = false;
+  }
+}

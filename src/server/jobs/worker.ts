@@ -1,0 +1,23 @@
+// Running the background jobs: inside the server (`npm start`) or alone (`npm run worker`). Also
+// the periodic check that puts back on the queue any work whose job was never stored.
+import type { AppDeps } from '../http/deps';
+import { requeueStuckVideos } from '../videos/processing';
+import { jobHandlers } from './handlers';
+
+const RECOVERY_EVERY_MS = 5 * 60 * 1000;
+const timers = new WeakMap<AppDeps, NodeJS.Timeout>();
+
+export async function startWorker(deps: AppDeps): Promise<void> {
+  await deps.jobs.work(jobHandlers(deps));
+  const recover = () =>
+    requeueStuckVideos(deps).catch((error: Error) => console.error('[jobs] recovery check failed:', error.message));
+  void recover();
+  const timer = setInterval(recover, RECOVERY_EVERY_MS);
+  timer.unref();
+  timers.set(deps, timer);
+}
+
+export async function stopWorker(deps: AppDeps): Promise<void> {
+  clearInterval(timers.get(deps));
+  await deps.jobs.stop();
+}

@@ -1,0 +1,123 @@
+// ffprobe and ffmpeg, run as child processes on files (Debian's ffmpeg in CI; FFMPEG_PATH and
+// FFPROBE_PATH name others). Nothing here holds a video in memory.
+import { spawn } from 'node:child_process';
+
+const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
+const FFPROBE = process.env.FFPROBE_PATH || 'ffprobe';
+
+export interface VideoProbe {
+  durationSeconds: number;
+  /** As displayed: a phone video recorded upright is taller than wide, whatever its raw frames. */
+  width: number;
+  height: number;
+  container: string;
+  videoCodec: string | null;
+  audioCodec: string | null;
+  pixelFormat: string | null;
+  fps: number | null;
+}
+
+function run(bin: string, args: string[], onStdout?: (chunk: string) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      const text = d.toString();
+      if (onStdout) onStdout(text);
+      else out += text;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${bin} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' / ')}`))));
+  });
+}
+
+function parseRate(rate: string | undefined): number | null {
+  if (!rate) return null;
+  const [n, d] = rate.split('/').map(Number);
+  return n && d ? n / d : null;
+}
+
+export async function probeVideo(file: string): Promise<VideoProbe> {
+  const json = await run(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+  const info = JSON.parse(json) as {
+    format?: { format_name?: string; duration?: string };
+    streams?: Array<{
+      codec_type?: string;
+      codec_name?: string;
+      width?: number;
+      height?: number;
+      pix_fmt?: string;
+      avg_frame_rate?: string;
+      duration?: string;
+      tags?: { rotate?: string };
+      side_data_list?: Array<{ rotation?: number }>;
+    }>;
+  };
+  const video = info.streams?.find((s) => s.codec_type === 'video');
+  if (!video?.width || !video.height) throw new Error('The file has no video stream.');
+  const audio = info.streams?.find((s) => s.codec_type === 'audio');
+  const rotation = Math.abs(Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0)) % 180;
+  const duration = Number(info.format?.duration ?? video.duration ?? 0);
+  return {
+    durationSeconds: Number.isFinite(duration) ? duration : 0,
+    width: rotation === 90 ? video.height : video.width,
+    height: rotation === 90 ? video.width : video.height,
+    container: info.format?.format_name ?? '',
+    videoCodec: video.codec_name ?? null,
+    audioCodec: audio?.codec_name ?? null,
+    pixelFormat: video.pix_fmt ?? null,
+    fps: parseRate(video.avg_frame_rate),
+  };
+}
+
+/** True when browsers play the file as it is: H.264 (8-bit 4:2:0) with AAC or no sound, in MP4/MOV. */
+export function isWebPlayable(p: VideoProbe): boolean {
+  return (
+    /mp4|mov/.test(p.container) &&
+    p.videoCodec === 'h264' &&
+    (p.pixelFormat === 'yuv420p' || p.pixelFormat === 'yuvj420p') &&
+    (p.audioCodec === null || p.audioCodec === 'aac')
+  );
+}
+
+/**
+ * Writes a web-playable MP4 with its index at the front (faststart) and no metadata at all (GPS,
+ * device, dates): stream copy when the streams already play, H.264/AAC otherwise. `onProgress`
+ * hears the fraction done.
+ */
+export async function makeWebVideo(input: string, output: string, probe: VideoProbe, onProgress?: (fraction: number) => void): Promise<'copied' | 'transcoded'> {
+  const copy = isWebPlayable(probe);
+  const codecs = copy
+    ? ['-c', 'copy']
+    : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '22', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '160k', '-ac', '2'];
+  const args = [
+    '-y', '-v', 'error', '-nostats', '-progress', 'pipe:1',
+    '-i', input,
+    // The first video and (if any) audio stream only: data tracks can carry a location.
+    '-map', '0:v:0', '-map', '0:a:0?',
+    '-map_metadata', '-1', '-map_chapters', '-1',
+    ...codecs,
+    '-movflags', '+faststart',
+    '-f', 'mp4', output,
+  ];
+  let buffered = '';
+  await run(FFMPEG, args, (chunk) => {
+    buffered += chunk;
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /^out_time_us=(\d+)/.exec(line);
+      if (m && probe.durationSeconds > 0 && onProgress) onProgress(Math.min(1, Number(m[1]) / 1e6 / probe.durationSeconds));
+    }
+  });
+  return copy ? 'copied' : 'transcoded';
+}
+
+/** A JPEG frame at `atSeconds`, at most 1280 px wide. */
+export async function extractFrame(input: string, output: string, atSeconds: number): Promise<void> {
+  await run(FFMPEG, ['-y', '-v', 'error', '-ss', String(Math.max(0, atSeconds)), '-i', input, '-frames:v', '1', '-vf', "scale='min(1280,iw)':-2", '-q:v', '3', output]);
+}

@@ -1,0 +1,62 @@
+// The admin screens' calls: one query or mutation per server call, typed from the server.
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../lib/api';
+import { requestJson } from '../../lib/api-error';
+import { uploadForm } from '../../lib/upload';
+
+export interface UsersQuery {
+  q: string;
+  filters: string[];
+  page: number;
+}
+
+export const statsQuery = queryOptions({ queryKey: ['admin', 'stats'], queryFn: () => unwrap(api.admin.stats.$get()) });
+export const useStats = () => useQuery(statsQuery);
+
+export const useUsers = (query: UsersQuery) =>
+  useQuery({
+    queryKey: ['admin', 'users', query],
+    queryFn: () => unwrap(api.admin.users.$get({ query: { q: query.q, filters: query.filters.join(','), page: String(query.page) } })),
+    // Typing in the search box keeps the last list on screen until the new one is there.
+    placeholderData: keepPreviousData,
+  });
+export type AdminUser = NonNullable<ReturnType<typeof useUsers>['data']>['users'][number];
+
+export const useOrders = (page: number) =>
+  useQuery({
+    queryKey: ['admin', 'orders', page],
+    queryFn: () => unwrap(api.admin.orders.$get({ query: { page: String(page) } })),
+    placeholderData: keepPreviousData,
+  });
+
+export const useWaitingList = () => useQuery({ queryKey: ['admin', 'waiting-list'], queryFn: () => unwrap(api.admin['waiting-list'].$get()) });
+
+export const useFailedJobs = () => useQuery({ queryKey: ['admin', 'jobs'], queryFn: () => unwrap(api.admin.jobs.failed.$get()) });
+
+/** After any change, every admin list shows the new state. */
+function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }) });
+}
+
+export type RequestMove = 'acknowledge' | 'undo' | 'deliver';
+export const useMoveRequest = () =>
+  useAdminMutation(({ id, move }: { id: string; move: RequestMove }) => requestJson(`/api/admin/requests/${id}/${move}`, { method: 'POST' }));
+
+export const useDeleteVideo = () => useAdminMutation((id: string) => requestJson(`/api/admin/videos/${id}`, { method: 'DELETE' }));
+
+export const useUploadStills = () =>
+  useAdminMutation(({ userId, files }: { userId: string; files: File[] }) => {
+    const form = new FormData();
+    for (const f of files) form.append('files', f);
+    return uploadForm<{ count: number }>(`/api/admin/users/${userId}/stills`, 'POST', form);
+  });
+
+export const useArchiveWaitingList = () =>
+  useAdminMutation((upTo: string) => requestJson<{ archived: number }>('/api/admin/waiting-list/archive', { method: 'POST', json: { upTo } }));
+
+export const useRetryJob = () =>
+  useAdminMutation(({ name, id }: { name: string; id: string }) => requestJson(`/api/admin/jobs/${name}/${id}/retry`, { method: 'POST' }));
+
+export const startViewingAs = (userId: string) =>
+  requestJson<{ user: { id: string; email: string } }>('/api/auth/impersonation/start', { method: 'POST', json: { userId } });

@@ -1,0 +1,211 @@
+// The admin area in a real browser (issue 8), on a fresh `npm start`: the first admin is granted
+// while the server runs, finds an athlete by phone, uploads a video and three stills, approves the
+// athlete's request, views the site as the athlete and comes back, delivers, deletes a video;
+// the athlete's open dashboard follows along live. Every screen and dialog goes through the
+// accessibility gate; screenshots at 1280px and 390px.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, DASHBOARD, IMPERSONATION } from '../../src/common/messages';
+import { makeVideo } from '../support/videos';
+import { expectAccessible } from './a11y';
+import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+let product: Product;
+let browser: Browser;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-admin-'));
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const post = (pathname: string, init: { json?: unknown; form?: FormData; cookie?: string }) =>
+  fetch(`${product.url}${pathname}`, {
+    method: 'POST',
+    headers: { origin: product.url, ...(init.json ? { 'content-type': 'application/json' } : {}), ...(init.cookie ? { cookie: init.cookie } : {}) },
+    body: init.form ?? JSON.stringify(init.json),
+    redirect: 'manual',
+  });
+
+/** Registers through the full form's API (with a phone) and signs in by the confirmation link in a new page. */
+async function athleteSignedIn(): Promise<{ page: Page; errors: string[]; email: string }> {
+  const email = `jordan.${Date.now()}@example.com`;
+  const form = new FormData();
+  for (const [k, v] of Object.entries({
+    firstName: 'Jordan', lastName: 'Reyes', email, username: `jreyes${Date.now() % 100000}`, password: 'secret123',
+    birthday: '2000-04-12', state: 'Texas', city: 'Austin', phoneNumber: '(512) 555-0142', teamName: 'Austin Elite',
+    event: 'stria-sport-3x3', jerseyNumber: '23',
+  })) form.set(k, v);
+  expect((await post('/api/account/register', { form })).status).toBe(201);
+  const { page, errors } = await newPage(browser);
+  await page.goto(await mailLink(product, email, 'Confirm'));
+  await page.waitForURL('**/dashboard');
+  return { page, errors, email };
+}
+
+function grant(email: string): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(path.join(root, 'node_modules/.bin/tsx'), ['src/server/cli/admin.ts', 'grant', email], { cwd: root, env: { ...process.env, DATA_DIR: product.dataDir } }, (error, stdout, stderr) =>
+      error ? reject(new Error(stderr)) : resolve(stdout),
+    ),
+  );
+}
+
+it('runs the request workflow from the admin area, and the athlete sees each step live', async () => {
+  // The athlete: registered, confirmed, dashboard open, a reel requested.
+  const athlete = await athleteSignedIn();
+  const ap = athlete.page;
+  await ap.getByRole('dialog').waitFor();
+  await ap.keyboard.press('Escape'); // the tutorial
+  const requestCard = ap.locator('section', { has: ap.getByRole('heading', { name: DASHBOARD.cards.request }) });
+  await requestCard.getByRole('radio', { name: /Chicago 3v3/ }).check();
+  await requestCard.getByRole('button', { name: 'Submit Request' }).click();
+  await requestCard.getByRole('button', { name: DASHBOARD.requestSubmitted }).waitFor();
+  await ap.locator('main[data-live="connected"]').waitFor();
+
+  // The provider's first admin: signs up like anyone, then is granted while the server runs.
+  const adminEmail = `coach.${Date.now()}@example.com`;
+  expect((await post('/api/account/sign-up', { json: { fullName: 'Casey Coach', email: adminEmail, password: 'secret123' } })).status).toBe(201);
+  const { page, errors } = await newPage(browser);
+  await page.goto(await mailLink(product, adminEmail, 'Confirm'));
+  await page.waitForURL('**/dashboard');
+  expect(await grant(adminEmail)).toContain(`${adminEmail} is now an admin.`);
+
+  // The portal.
+  await page.goto(`${product.url}/admin`);
+  await page.getByRole('heading', { name: ADMIN.portal.title }).waitFor();
+  await expect.poll(() => page.getByTestId('stat-totalUsers').textContent()).toBe('2');
+  await page.getByText(ADMIN.portal.jobsNone).waitFor();
+  await shot(page, 'admin-01-portal-1280');
+  await expectAccessible(page, 'admin portal');
+
+  // Users: find the athlete by phone.
+  await page.getByRole('link', { name: new RegExp(ADMIN.portal.usersCard.title) }).click();
+  await page.getByRole('heading', { name: ADMIN.users.title }).waitFor();
+  await page.getByPlaceholder(ADMIN.users.searchPlaceholder).fill('555-0142');
+  const card = page.getByTestId('user-card').filter({ hasText: 'Jordan Reyes' });
+  await card.waitFor();
+  await expect.poll(() => page.getByTestId('user-card').count()).toBe(1);
+  await card.getByText('(512) 555-0142').waitFor();
+  await card.getByText(athlete.email).waitFor();
+  await shot(page, 'admin-02-users-1280');
+  await expectAccessible(page, 'admin users');
+
+  // Upload a small video, Not Yet Paid, with the progress bar.
+  await card.getByRole('button', { name: ADMIN.users.uploadVideo }).click();
+  const videoDialog = page.getByRole('dialog', { name: ADMIN.video.title });
+  await videoDialog.getByRole('button', { name: 'Upload' }).click();
+  await videoDialog.getByText(ADMIN.video.titleRequired).waitFor();
+  await expectAccessible(page, 'video upload dialog');
+  await videoDialog.getByLabel(ADMIN.video.titleLabel).fill('Chicago Highlights');
+  await videoDialog.getByLabel(/Tournament/).fill('Chicago 3v3');
+  await videoDialog.getByLabel(ADMIN.video.fileLabel).setInputFiles(makeVideo({ container: 'mp4', width: 640, height: 360, seconds: 8 }));
+  await videoDialog.getByRole('radio', { name: ADMIN.video.notPaid }).check();
+  await videoDialog.getByRole('button', { name: 'Upload' }).click();
+  await page.getByText(ADMIN.video.uploaded.afterPayment).waitFor({ timeout: 30_000 });
+  await card.getByRole('button', { name: new RegExp(`${ADMIN.users.videos} \\(1\\)`) }).click();
+  const row = card.getByRole('row', { name: /Chicago Highlights/ });
+  await row.waitFor();
+  // Processed by the worker: the progress goes away.
+  await expect.poll(() => row.getByRole('progressbar').count(), { timeout: 30_000 }).toBe(0);
+  await shot(page, 'admin-03-video-row-1280');
+
+  // Three stills; the athlete's carousel shows them without a reload.
+  const stills = await Promise.all(
+    ['#1d4ed8', '#b45309', '#15803d'].map(async (color, i) => {
+      const file = path.join(tmp, `still-${i}.jpg`);
+      await sharp({ create: { width: 1200, height: 800, channels: 3, background: color } }).jpeg().toFile(file);
+      return file;
+    }),
+  );
+  await card.getByRole('button', { name: ADMIN.users.uploadStills }).click();
+  const stillsDialog = page.getByRole('dialog', { name: ADMIN.stills.title });
+  await stillsDialog.locator('input[type=file]').setInputFiles(stills);
+  await stillsDialog.getByRole('list', { name: 'Chosen photos' }).getByRole('img').nth(2).waitFor();
+  await shot(page, 'admin-04-stills-dialog-1280');
+  await expectAccessible(page, 'stills dialog');
+  await stillsDialog.getByRole('button', { name: 'Upload' }).click();
+  await page.getByText(ADMIN.stills.uploaded(3).description).waitFor();
+  const photos = ap.locator('section', { has: ap.getByRole('heading', { name: DASHBOARD.cards.photos }) });
+  await expect.poll(() => photos.getByRole('img').count(), { timeout: 10_000 }).toBe(3);
+
+  // Approve the request: the athlete's dashboard shows Purchase Your Reel at once.
+  await card.getByRole('button', { name: ADMIN.requestButtons.received }).click();
+  await page.getByText(ADMIN.requestToasts.acknowledged.description).waitFor();
+  await card.getByText(ADMIN.requestButtons.approved, { exact: true }).waitFor();
+  await ap.getByRole('button', { name: DASHBOARD.purchaseReel }).waitFor({ timeout: 5000 });
+
+  // View as the athlete, then back.
+  await card.getByRole('button', { name: IMPERSONATION.viewAsUser }).click();
+  await page.waitForURL('**/dashboard');
+  await page.getByText(IMPERSONATION.started.description(athlete.email)).waitFor();
+  await page.getByText(IMPERSONATION.banner(athlete.email)).waitFor();
+  await page.getByText(IMPERSONATION.bannerAdmin(adminEmail)).waitFor();
+  await page.getByRole('button', { name: DASHBOARD.purchaseReel }).waitFor();
+  await page.getByRole('heading', { name: 'Jordan Reyes' }).waitFor();
+  expect(await page.getByRole('dialog').count()).toBe(0); // no tutorial while viewing as the athlete
+  await shot(page, 'admin-05-view-as-1280');
+  await expectAccessible(page, 'dashboard viewed as the athlete');
+  await page.getByRole('button', { name: IMPERSONATION.exit }).click();
+  await page.waitForURL('**/admin/users');
+  await page.getByText(IMPERSONATION.exited.description).waitFor();
+
+  // Deliver.
+  await page.getByPlaceholder(ADMIN.users.searchPlaceholder).fill('Reyes');
+  await card.getByRole('button', { name: ADMIN.requestButtons.delivered }).click();
+  await page.getByText(ADMIN.requestToasts.delivered.description).waitFor();
+  await card.getByRole('button', { name: ADMIN.requestButtons.none }).waitFor();
+  await ap.getByRole('button', { name: DASHBOARD.purchaseReel }).waitFor({ state: 'detached', timeout: 5000 });
+
+  // Delete the video, after the spec's question.
+  await card.getByRole('button', { name: new RegExp(`${ADMIN.users.videos} \\(1\\)`) }).click().catch(() => {});
+  await card.getByRole('button', { name: 'Delete Chicago Highlights' }).click();
+  const confirm = page.getByRole('dialog', { name: ADMIN.deleteVideo.title });
+  await confirm.getByText(ADMIN.deleteVideo.body('Chicago Highlights')).waitFor();
+  await expectAccessible(page, 'delete video dialog');
+  await confirm.getByRole('button', { name: ADMIN.deleteVideo.confirm }).click();
+  await page.getByText(ADMIN.deleteVideo.deleted.description).waitFor();
+  await card.getByRole('button', { name: new RegExp(ADMIN.users.videos) }).waitFor({ state: 'detached' });
+
+  // Orders and the waiting list.
+  await page.goto(`${product.url}/admin/orders`);
+  await page.getByText(ADMIN.orders.empty).waitFor();
+  await expectAccessible(page, 'admin orders');
+  await page.goto(`${product.url}/admin/waiting-list`);
+  await page.getByRole('heading', { name: ADMIN.waitingList.title }).waitFor();
+  await expectAccessible(page, 'admin waiting list');
+
+  // The same screens on a phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [pathname, name] of [['/admin', 'portal'], ['/admin/users', 'users'], ['/admin/orders', 'orders']] as const) {
+    await page.goto(`${product.url}${pathname}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForTimeout(300);
+    await shot(page, `admin-06-${name}-390`);
+  }
+  expect(errors.filter((e) => !/status of 40[0-9]/.test(e))).toEqual([]);
+  expect(athlete.errors).toEqual([]);
+});
+
+it('a member opening the admin area is sent back with Access Denied', async () => {
+  const { page } = await newPage(browser);
+  const email = `member.${Date.now()}@example.com`;
+  await post('/api/account/sign-up', { json: { fullName: 'Mem Ber', email, password: 'secret123' } });
+  await page.goto(await mailLink(product, email, 'Confirm'));
+  await page.waitForURL('**/dashboard');
+  await page.goto(`${product.url}/admin/users`);
+  await page.waitForURL('**/dashboard');
+  await page.getByText("You don't have admin privileges").waitFor();
+});
