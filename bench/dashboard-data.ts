@@ -20,6 +20,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
 import { createVerifiedUser, startTestApp, type TestApp } from '../test/support/app';
+import { exec, intFromEnv, ms, percentile, runBenchmark, settleConnections } from './support';
 
 const OTHER_USERS = 10_000;
 const TOTAL_VIDEOS = 50_000;
@@ -35,18 +36,6 @@ const ROUNDS = intFromEnv('BENCH_ROUNDS', 200);
 const WARMUP = intFromEnv('BENCH_WARMUP', 30);
 const DASHBOARD_PATHS = ['/api/profile', '/api/videos', '/api/stills', '/api/requests', '/api/events'] as const;
 
-function intFromEnv(name: string, fallback: number): number {
-  const v = Number(process.env[name]);
-  return Number.isInteger(v) && v > 0 ? v : fallback;
-}
-
-type Rows = Array<Record<string, unknown>>;
-
-/** Runs raw SQL; PGlite and node-postgres both answer with `{ rows }`. */
-async function exec(app: TestApp, query: SQL): Promise<Rows> {
-  const result = (await app.db.execute(query)) as unknown as { rows?: Rows };
-  return result.rows ?? [];
-}
 
 async function seed(app: TestApp, me: string): Promise<void> {
   // Users (the profile trigger adds user_profiles), one live session each, and profile details.
@@ -169,13 +158,6 @@ async function timeDashboard(app: TestApp, cookie: string): Promise<number> {
   return performance.now() - t0;
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(0, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.min(rank, sorted.length - 1)] ?? NaN;
-}
-
-const ms = (v: number) => `${v.toFixed(2).padStart(7)} ms`;
 const times = (v: number) => `${v.toFixed(1)}x`;
 const n = (v: number) => v.toLocaleString('en-US');
 
@@ -213,6 +195,7 @@ async function main(): Promise<void> {
     const seedStart = performance.now();
     await seed(app, measured.userId);
     const seedSeconds = (performance.now() - seedStart) / 1000;
+    await settleConnections(app);
 
     const sizes = {
       users: await count(app, 'user'),
@@ -306,10 +289,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -2,7 +2,8 @@
 // so both reject the same input with the same text.
 import { z } from 'zod';
 import { ADULT_AGE, MAX_PASSWORD_LENGTH, MINIMUM_AGE, MIN_PASSWORD_LENGTH, REGISTRATION_EVENTS, US_STATES } from './constants';
-import { FIELD_ERRORS, REQUEST } from './messages';
+import { FIELD_ERRORS } from './messages';
+import { REQUEST } from './dashboard-messages';
 
 /**
  * Control characters (NUL above all, which PostgreSQL cannot store in text) have no place in

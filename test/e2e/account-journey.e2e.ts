@@ -5,20 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import {
-  AUTH_ERRORS,
-  AUTH_REQUIRED,
-  BRAND,
-  EMAIL_CONFIRMED,
-  FIELD_ERRORS,
-  LABELS,
-  PASSWORD_MISMATCH,
-  SIGNED_OUT,
-  VERIFICATION_RESENT,
-  VERIFY_EMAIL,
-  VERIFY_LINK_INVALID,
-  WELCOME_BACK,
-} from '../../src/common/messages';
+import { AUTH_ERRORS, AUTH_REQUIRED, BRAND, EMAIL_CONFIRMED, FIELD_ERRORS, LABELS, PASSWORD_MISMATCH, SIGNED_OUT, VERIFICATION_RESENT, VERIFY_EMAIL, VERIFY_LINK_INVALID, WELCOME_BACK } from '../../src/common/messages';
 import { expectAccessible } from './a11y';
 import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
 

@@ -6,7 +6,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { AUTH_REQUIRED, DASHBOARD, PROFILE, REQUEST, TUTORIAL, LABELS } from '../../src/common/messages';
+import { AUTH_REQUIRED, LABELS } from '../../src/common/messages';
+import { DASHBOARD, PROFILE, REQUEST, TUTORIAL } from '../../src/common/dashboard-messages';
 import { expectAccessible } from './a11y';
 import { launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 

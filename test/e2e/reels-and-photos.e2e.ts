@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
-import { CHECKOUT, DASHBOARD, MEDIA, PROMO } from '../../src/common/messages';
+import { CHECKOUT, DASHBOARD, MEDIA, PROMO } from '../../src/common/dashboard-messages';
 import { openDatabase } from '../../src/server/db/client';
 import { highlightRequests, orders, promoCodes, user, userProfiles, userStills, userVideos } from '../../src/server/db/schema';
 import { createDiskStorage } from '../../src/server/storage/storage';

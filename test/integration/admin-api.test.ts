@@ -3,7 +3,8 @@
 // video, replacing stills, orders, the waiting list and failed jobs.
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, AUTH_REQUIRED, ACCESS_DENIED } from '../../src/common/messages';
+import { AUTH_REQUIRED, ACCESS_DENIED } from '../../src/common/messages';
+import { ADMIN } from '../../src/common/admin-messages';
 import { createApp } from '../../src/server/app';
 import { auditLog, highlightRequests, homepageSignups, orders, userStills, userVideos } from '../../src/server/db/schema';
 import { storageKeys } from '../../src/server/storage/keys';

@@ -2,7 +2,7 @@
 // every start, change and end in the audit log, and the admin's own session back on exit.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMPERSONATION } from '../../src/common/messages';
+import { IMPERSONATION } from '../../src/common/admin-messages';
 import { auditLog, session, userProfiles } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';

@@ -1,7 +1,8 @@
 // The caller's order for a checkout session id (GET /api/orders/by-session/:sid) and promo-code
 // checks (POST /api/promo-codes/check).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, PROMO } from '../../src/common/messages';
+import { AUTH_REQUIRED } from '../../src/common/messages';
+import { PROMO } from '../../src/common/dashboard-messages';
 import { REEL_PRICE_CENTS } from '../../src/common/constants';
 import { orders, promoCodes } from '../../src/server/db/schema';
 import { RATE_RULES } from '../../src/server/http/rate-limit';

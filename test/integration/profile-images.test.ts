@@ -3,7 +3,8 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, FILE_TOO_LARGE_10MB, FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE, MEDIA } from '../../src/common/messages';
+import { AUTH_REQUIRED, FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../src/common/messages';
+import { FILE_TOO_LARGE_10MB, MEDIA } from '../../src/common/dashboard-messages';
 import { AVATAR_SIZE_PX, MEDIA_CACHE_CONTROL } from '../../src/common/constants';
 import { userProfiles } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';

@@ -2,7 +2,8 @@
 // (POST /api/requests) with its rules and the team's notification, and listing one's own.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, REQUEST } from '../../src/common/messages';
+import { AUTH_REQUIRED } from '../../src/common/messages';
+import { REQUEST } from '../../src/common/dashboard-messages';
 import { COMPANY } from '../../src/common/company';
 import { highlightRequests } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';

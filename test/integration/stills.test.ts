@@ -1,6 +1,7 @@
 // The athlete's photo stills: GET /api/stills (in order_position order) and their downloads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, MEDIA } from '../../src/common/messages';
+import { AUTH_REQUIRED } from '../../src/common/messages';
+import { MEDIA } from '../../src/common/dashboard-messages';
 import { MEDIA_CACHE_CONTROL } from '../../src/common/constants';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { insertStill, makeAdmin } from '../support/dashboard-fixtures';

@@ -3,7 +3,8 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_REQUIRED, INVALID_FILE_TYPE, MEDIA } from '../../src/common/messages';
+import { AUTH_REQUIRED, INVALID_FILE_TYPE } from '../../src/common/messages';
+import { MEDIA } from '../../src/common/dashboard-messages';
 import { MEDIA_CACHE_CONTROL } from '../../src/common/constants';
 import { userVideos } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';

@@ -4,7 +4,7 @@
 import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { ADMIN } from '../../common/messages';
+import { ADMIN } from '../../common/admin-messages';
 import { archiveWaitingList, listWaitingList, waitingListCsv } from '../accounts/waiting-list';
 import { requireAdmin, type ViewerEnv } from '../auth/session';
 import { isUuid } from '../db/errors';

@@ -9,7 +9,7 @@ import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthEndpoint, getSessionFromCtx } from 'better-auth/api';
 import { deleteSessionCookie, expireCookie, setSessionCookie } from 'better-auth/cookies';
 import { z } from 'zod';
-import { IMPERSONATION } from '../../common/messages';
+import { IMPERSONATION } from '../../common/admin-messages';
 import { isActiveAdmin } from '../admin/queries';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';

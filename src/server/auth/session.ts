@@ -1,6 +1,7 @@
 // Who is asking: the session from the request's cookie, and whether that user is an admin.
 import type { MiddlewareHandler } from 'hono';
-import { ACCESS_DENIED, AUTH_REQUIRED, IMPERSONATION } from '../../common/messages';
+import { ACCESS_DENIED, AUTH_REQUIRED } from '../../common/messages';
+import { IMPERSONATION } from '../../common/admin-messages';
 import { audit } from '../audit/log';
 import { isActiveAdmin } from '../admin/queries';
 import type { Db } from '../db/client';

@@ -97,7 +97,11 @@ export const admins = pgTable('admins', {
   createdAt: createdAt(),
 });
 
-/** One row per user, created by the database trigger on "user" insert (see migrations). */
+/**
+ * One row per user, created by the database trigger on "user" insert (see migrations). It also
+ * has search_text, a generated column of name, e-mail and phone for the admin search, with its
+ * trigram and sort indexes: written by hand in migration 0004 and queried with sql``.
+ */
 export const userProfiles = pgTable(
   'user_profiles',
   {

@@ -1,7 +1,7 @@
 // The product's e-mails. Plain text first (it is what the tests and the outbox log read), with a
 // simple HTML version for mail clients.
 import { COMPANY } from '../../common/company';
-import { DASHBOARD } from '../../common/messages';
+import { DASHBOARD } from '../../common/dashboard-messages';
 import type { MailMessage } from './mailer';
 
 const escape = (s: string) =>

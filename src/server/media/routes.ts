@@ -2,7 +2,7 @@
 // thumbnails, stills), only for their owner or an admin. Videos go through /api/videos.
 import { Hono } from 'hono';
 import { and, eq } from 'drizzle-orm';
-import { MEDIA } from '../../common/messages';
+import { MEDIA } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import { userVideos } from '../db/schema';
 import type { AppDeps } from '../http/deps';

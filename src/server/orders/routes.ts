@@ -2,7 +2,7 @@
 // caller's order for a checkout session id, and promo-code checks.
 import { Hono } from 'hono';
 import { and, eq, sql } from 'drizzle-orm';
-import { PROMO } from '../../common/messages';
+import { PROMO } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import { orders, promoCodes } from '../db/schema';
 import { clientIp } from '../http/client-ip';

@@ -2,7 +2,8 @@
 // client: the session decides whose profile it is.
 import { Hono } from 'hono';
 import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES } from '../../common/constants';
-import { FILE_TOO_LARGE_10MB, FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE, PROFILE } from '../../common/messages';
+import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../common/messages';
+import { FILE_TOO_LARGE_10MB, PROFILE } from '../../common/dashboard-messages';
 import { firstIssue, profileEditSchema } from '../../common/schemas';
 import { supportVisits } from '../audit/log';
 import { requireUser, type ViewerEnv } from '../auth/session';

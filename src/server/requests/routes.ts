@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { REQUEST } from '../../common/messages';
+import { REQUEST } from '../../common/dashboard-messages';
 import { firstIssue, highlightRequestSchema } from '../../common/schemas';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';

@@ -1,7 +1,8 @@
 // Highlight-reel requests from athletes: validated against the event's games, one open request
 // per event, stored first and then mailed to the team.
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import { ADMIN, REQUEST } from '../../common/messages';
+import { REQUEST } from '../../common/dashboard-messages';
+import { ADMIN } from '../../common/admin-messages';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { isUniqueViolation, isUuid } from '../db/errors';

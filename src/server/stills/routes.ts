@@ -1,7 +1,7 @@
 // /api/stills: the athlete's photo stills, in order_position order; each downloadable.
 import { Hono } from 'hono';
 import { asc, eq } from 'drizzle-orm';
-import { MEDIA } from '../../common/messages';
+import { MEDIA } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import { isUuid } from '../db/errors';
 import { userStills } from '../db/schema';

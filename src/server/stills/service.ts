@@ -4,7 +4,7 @@
 // A failure anywhere before the swap leaves the old set exactly as it was.
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { ADMIN } from '../../common/messages';
+import { ADMIN } from '../../common/admin-messages';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { userStills } from '../db/schema';

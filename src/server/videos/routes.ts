@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { THUMBNAIL_MAX_BYTES } from '../../common/constants';
-import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE, MEDIA } from '../../common/messages';
+import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../common/messages';
+import { MEDIA } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';

@@ -12,7 +12,7 @@ import { Server, type Upload } from '@tus/server';
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { ADMIN } from '../../common/messages';
+import { ADMIN } from '../../common/admin-messages';
 import { VIDEO_MAX_BYTES } from '../../common/constants';
 import { hasControlCharacters } from '../../common/schemas';
 import { trustedOrigins } from '../auth/auth';

@@ -1,6 +1,6 @@
 // /admin/orders: every order, newest first, with its customer, amount, status and payment.
 import { useEffect, useState } from 'react';
-import { ADMIN } from '../../common/messages';
+import { ADMIN } from '../../common/admin-messages';
 import { useOrders } from '../features/admin/api';
 import { AdminPageHeader } from '../features/admin/page-header';
 import { cn } from '../lib/cn';

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ADMIN, IMPERSONATION } from '../../common/messages';
+import { ADMIN, IMPERSONATION } from '../../common/admin-messages';
 import { startViewingAs, useUsers, type AdminUser } from '../features/admin/api';
 import { AdminPageHeader } from '../features/admin/page-header';
 import { StillsDialog } from '../features/admin/stills-dialog';

@@ -2,7 +2,7 @@
 // spec's browser-side password is not reproduced). Clearing archives them; a CSV takes them away.
 import { Download } from 'lucide-react';
 import { useState } from 'react';
-import { ADMIN } from '../../common/messages';
+import { ADMIN } from '../../common/admin-messages';
 import { useArchiveWaitingList, useWaitingList } from '../features/admin/api';
 import { AdminPageHeader } from '../features/admin/page-header';
 import { notify } from '../lib/toast';

@@ -2,7 +2,7 @@
 // background job that failed, with its error and a way to run it again.
 import { AlertTriangle, ClipboardList, CreditCard, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import { ADMIN } from '../../common/messages';
+import { ADMIN } from '../../common/admin-messages';
 import { useFailedJobs, useRetryJob, useStats } from '../features/admin/api';
 import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';

@@ -2,7 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ACCESS_DENIED, CHECKOUT, EMAIL_CONFIRMED, LABELS, PROFILE, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
+import { ACCESS_DENIED, EMAIL_CONFIRMED, LABELS, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
+import { CHECKOUT, PROFILE } from '../../common/dashboard-messages';
 import { AppHeader } from '../features/layout/app-header';
 import { useProfile } from '../features/profile/api';
 import { ProfileCard } from '../features/profile/profile-card';

@@ -1,6 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router';
-import { ADMIN } from '../../../common/messages';
+import { ADMIN } from '../../../common/admin-messages';
 import { Button } from '../../ui/button';
 
 /** Back to Admin and the screen's title, as every admin screen but the portal has them. */

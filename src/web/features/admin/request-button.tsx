@@ -2,7 +2,7 @@
 // request; the Approved badge with Reels Delivered and Undo Approval for one ready to purchase;
 // a disabled No Request otherwise. Only the first open request is acted on.
 import { CheckCircle2 } from 'lucide-react';
-import { ADMIN } from '../../../common/messages';
+import { ADMIN } from '../../../common/admin-messages';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { useMoveRequest, type AdminUser, type RequestMove } from './api';

@@ -2,7 +2,7 @@
 // athlete's current stills. Checked here for a quick answer, and again by the server by bytes.
 import { ImagePlus } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { ADMIN } from '../../../common/messages';
+import { ADMIN } from '../../../common/admin-messages';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';

@@ -1,7 +1,7 @@
 // One user on the admin users page: who they are (with the spec's fallbacks), what can be done
 // for them, and their videos.
 import { Eye, Film, Images } from 'lucide-react';
-import { ADMIN, IMPERSONATION } from '../../../common/messages';
+import { ADMIN, IMPERSONATION } from '../../../common/admin-messages';
 import { Button } from '../../ui/button';
 import type { AdminUser } from './api';
 import { RequestButton } from './request-button';

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import * as tus from 'tus-js-client';
 import { VIDEO_MAX_BYTES } from '../../../common/constants';
-import { ADMIN } from '../../../common/messages';
+import { ADMIN } from '../../../common/admin-messages';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';

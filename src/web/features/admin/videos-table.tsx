@@ -2,7 +2,7 @@
 // progress and a delete action that asks first (the spec's "Delete Video" dialog).
 import { Check, ChevronDown, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
-import { ADMIN } from '../../../common/messages';
+import { ADMIN } from '../../../common/admin-messages';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';

@@ -4,16 +4,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ADULT_AGE, HEADSHOT_MAX_BYTES, REGISTRATION_EVENTS, TIMING } from '../../../common/constants';
-import {
-  AUTH_ERRORS,
-  AUTH_TOAST_TITLES,
-  FILE_TOO_LARGE_5MB,
-  HEADSHOT_ADVICE,
-  HEADSHOT_FAILED,
-  INVALID_FILE_TYPE,
-  LABELS,
-  SIGNUP_CONFIRM,
-} from '../../../common/messages';
+import { AUTH_ERRORS, AUTH_TOAST_TITLES, FILE_TOO_LARGE_5MB, HEADSHOT_ADVICE, HEADSHOT_FAILED, INVALID_FILE_TYPE, LABELS, SIGNUP_CONFIRM } from '../../../common/messages';
 import { ageOn, registrationSchema, type Registration } from '../../../common/schemas';
 import { ApiRequestError, errorFrom, isNetworkError } from '../../lib/api-error';
 import { useSchemaForm } from '../../lib/schema-form';

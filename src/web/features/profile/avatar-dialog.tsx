@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import Cropper from 'react-easy-crop';
 import { AVATAR_MAX_BYTES, AVATAR_ZOOM } from '../../../common/constants';
-import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE, PROFILE } from '../../../common/messages';
+import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../../common/messages';
+import { PROFILE } from '../../../common/dashboard-messages';
 import { checkImageFile } from '../../lib/upload';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { AUTH_TOAST_TITLES, DASHBOARD, LABELS, PROFILE } from '../../../common/messages';
+import { AUTH_TOAST_TITLES, LABELS } from '../../../common/messages';
+import { DASHBOARD, PROFILE } from '../../../common/dashboard-messages';
 import { profileEditSchema, type ProfileEdit } from '../../../common/schemas';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { useSchemaForm } from '../../lib/schema-form';

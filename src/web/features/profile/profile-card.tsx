@@ -1,4 +1,4 @@
-import { DASHBOARD } from '../../../common/messages';
+import { DASHBOARD } from '../../../common/dashboard-messages';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { Card, CardTitle } from '../../ui/card';
 

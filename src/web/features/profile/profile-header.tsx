@@ -2,7 +2,8 @@
 import { Camera, ImagePlus, Pencil, UserRound } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { BANNER_HEIGHT_PX, BANNER_MAX_BYTES } from '../../../common/constants';
-import { FILE_TOO_LARGE_10MB, INVALID_FILE_TYPE, LABELS, PROFILE } from '../../../common/messages';
+import { INVALID_FILE_TYPE, LABELS } from '../../../common/messages';
+import { FILE_TOO_LARGE_10MB, PROFILE } from '../../../common/dashboard-messages';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { checkImageFile } from '../../lib/upload';
 import { notify } from '../../lib/toast';

@@ -3,7 +3,7 @@
 // step also offers its action itself. Focus moves into the tutorial and stays there; Escape
 // ends it as Done does. Completing it is stored on the server for the user.
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { TUTORIAL } from '../../../common/messages';
+import { TUTORIAL } from '../../../common/dashboard-messages';
 import { Button } from '../../ui/button';
 import { useCompleteTutorial } from './api';
 

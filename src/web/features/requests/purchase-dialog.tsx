@@ -2,7 +2,7 @@
 // (checked on the server), and checkout, which the payments issue connects to the provider.
 import { useState } from 'react';
 import { REEL_PRICE_CENTS } from '../../../common/constants';
-import { DASHBOARD, PROMO } from '../../../common/messages';
+import { DASHBOARD, PROMO } from '../../../common/dashboard-messages';
 import { ApiRequestError } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';

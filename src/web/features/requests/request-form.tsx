@@ -1,7 +1,7 @@
 // Request a Highlight Reel: an event, and games when the event lists them. After a successful
 // submit the form locks; it stays locked, showing what was asked for, while a request is open.
 import { useState, type FormEvent } from 'react';
-import { DASHBOARD, REQUEST } from '../../../common/messages';
+import { DASHBOARD, REQUEST } from '../../../common/dashboard-messages';
 import { cn } from '../../lib/cn';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';

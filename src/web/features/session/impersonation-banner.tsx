@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Eye } from 'lucide-react';
 import { useNavigate } from 'react-router';
-import { IMPERSONATION } from '../../../common/messages';
+import { IMPERSONATION } from '../../../common/admin-messages';
 import { requestJson } from '../../lib/api-error';
 import { notify } from '../../lib/toast';
 import { useAction } from '../../lib/use-action';

@@ -2,7 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import useEmblaCarousel from 'embla-carousel-react';
 import { ChevronLeft, ChevronRight, Download } from 'lucide-react';
-import { DASHBOARD, MEDIA } from '../../../common/messages';
+import { DASHBOARD, MEDIA } from '../../../common/dashboard-messages';
 import { api, unwrap } from '../../lib/api';
 import { Button } from '../../ui/button';
 import { Card, CardTitle } from '../../ui/card';

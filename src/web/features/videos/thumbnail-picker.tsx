@@ -1,7 +1,7 @@
 // Thumbnail picker: scrub the video in 0.1 s steps, capture the frame, save it as a JPEG.
 import { useRef, useState } from 'react';
 import { THUMBNAIL_JPEG_QUALITY, THUMBNAIL_SCRUB_STEP_S } from '../../../common/constants';
-import { MEDIA, PROFILE } from '../../../common/messages';
+import { MEDIA, PROFILE } from '../../../common/dashboard-messages';
 import type { VideoDto } from '../../../server/videos/service';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';

@@ -2,7 +2,7 @@
 // no file yet reads "Video Being Processed".
 import { Download, Film, ImageIcon } from 'lucide-react';
 import { useState } from 'react';
-import { DASHBOARD, MEDIA } from '../../../common/messages';
+import { DASHBOARD, MEDIA } from '../../../common/dashboard-messages';
 import type { VideoDto } from '../../../server/videos/service';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';

@@ -1,0 +1,232 @@
+// Benchmark: a 500 MB resumable (tus) video upload, against copying the same file on disk, and
+// how much the server's memory grows meanwhile. Goals: the upload's throughput at least 0.5x the
+// copy's, and the server's peak resident memory at most 64 MB above its level before the upload.
+//
+// Starts the product as its own process (test/e2e/support.ts: `src/server/main.ts`, PGlite, a
+// fresh data folder, the outbox mailer), so the memory measured is the server's alone. Signs up
+// an admin (sign-up, the confirmation link from the outbox, then `src/server/cli/admin.ts grant`,
+// which reaches the running server over its admin channel) and an athlete, then restarts the
+// server on the same data folder with RUN_WORKER=0 (the worker delivers mail, so it ran until
+// then), so that no processing job runs after an upload and disturbs the measurement. Makes a file that starts as a real
+// 2-second MP4 (ffmpeg) and is filled up with random bytes, in the temp folder, on the same
+// filesystem as the server's data folder. Then, per round: copies the file (fs.copyFile + fsync),
+// and uploads it with tus-js-client from this process as the admin dialog does (8 MB chunks),
+// timed from the first request to onSuccess, while the server's VmRSS is read from
+// /proc/<pid>/status every 50 ms. A last copy closes the run. See bench/README.md.
+//
+//   npx tsx bench/upload.ts
+//
+// Options (environment): BENCH_UPLOAD_MB (default 500, the largest upload allowed),
+// BENCH_ROUNDS (default 1), BENCH_CHUNK_MB (default 8, as the dialog).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import * as tus from 'tus-js-client';
+import { mailLink, startProduct, type Product } from '../test/e2e/support';
+import { intFromEnv, runBenchmark } from './support';
+
+const MB = 1024 * 1024;
+const SIZE_MB = intFromEnv('BENCH_UPLOAD_MB', 500);
+const ROUNDS = intFromEnv('BENCH_ROUNDS', 1);
+const CHUNK_MB = intFromEnv('BENCH_CHUNK_MB', 8);
+const GOAL_RATIO = 0.5;
+const GOAL_GROWTH_MB = 64;
+
+
+/** Signs up through the API as the simple form does and follows the confirmation link. */
+async function signUp(product: Product, fullName: string): Promise<{ email: string; userId: string; cookie: string }> {
+  const email = `${fullName.split(' ')[0]!.toLowerCase()}.${Date.now().toString(36)}@example.com`;
+  const res = await fetch(`${product.url}/api/account/sign-up`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: product.url },
+    body: JSON.stringify({ fullName, email, password: 'secret123' }),
+  });
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+  const { userId } = (await res.json()) as { userId: string };
+  const verify = await fetch(await mailLink(product, email, 'Confirm'), { redirect: 'manual' });
+  const cookie = verify.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .filter((c) => !c.endsWith('='))
+    .join('; ');
+  if (!cookie) throw new Error(`verification gave no session (status ${verify.status})`);
+  return { email, userId, cookie };
+}
+
+/** The server's process: the child of this one that runs src/server/main.ts. */
+function serverPid(): number {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (ppid === process.pid && cmdline.includes('src/server/main.ts')) return Number(entry);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  throw new Error('the server process was not found');
+}
+
+/** Resident memory of a process in bytes (VmRSS). */
+function rssOf(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (!kb) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kb) * 1024;
+}
+
+/** A real small MP4 (its header makes the server take the file as a video), filled up with random bytes. */
+function makeVideoFile(file: string, bytes: number): void {
+  const clip = `${file}.clip.mp4`;
+  execFileSync('ffmpeg', ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30:duration=2',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', clip]);
+  const head = fs.readFileSync(clip);
+  fs.rmSync(clip);
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, head);
+    for (let written = head.length; written < bytes; ) {
+      const block = randomBytes(Math.min(8 * MB, bytes - written));
+      written += fs.writeSync(fd, block);
+    }
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Copies `file` next to itself and waits until the copy is on disk; returns MB/s. */
+async function timeCopy(file: string): Promise<number> {
+  const copy = `${file}.copy`;
+  const t0 = performance.now();
+  await fs.promises.copyFile(file, copy);
+  const handle = await fs.promises.open(copy, 'r+');
+  await handle.sync();
+  await handle.close();
+  const seconds = (performance.now() - t0) / 1000;
+  fs.rmSync(copy);
+  return fs.statSync(file).size / MB / seconds;
+}
+
+interface UploadRun {
+  mbPerSecond: number;
+  before: number;
+  peak: number;
+  samples: number;
+  videoId: string;
+}
+
+/** Uploads `file` with tus-js-client, sampling the server's memory every 50 ms meanwhile. */
+function timeUpload(product: Product, pid: number, cookie: string, athleteId: string, file: string): Promise<UploadRun> {
+  const size = fs.statSync(file).size;
+  const before = rssOf(pid);
+  let peak = before;
+  let samples = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+    samples += 1;
+  }, 50);
+  const t0 = performance.now();
+  return new Promise<UploadRun>((resolve, reject) => {
+    const upload = new tus.Upload(fs.createReadStream(file), {
+      endpoint: `${product.url}/api/admin/uploads`,
+      chunkSize: CHUNK_MB * MB,
+      uploadSize: size,
+      retryDelays: [],
+      storeFingerprintForResuming: false,
+      metadata: { userId: athleteId, title: 'Benchmark upload', paid: 'false', filename: 'bench.mp4' },
+      headers: { cookie, origin: product.url },
+      onSuccess({ lastResponse }) {
+        const seconds = (performance.now() - t0) / 1000;
+        clearInterval(sampler);
+        peak = Math.max(peak, rssOf(pid));
+        const { videoId } = JSON.parse(lastResponse.getBody() || '{}') as { videoId?: string };
+        if (!videoId) reject(new Error(`the upload finished without a video: ${lastResponse.getBody()}`));
+        else resolve({ mbPerSecond: size / MB / seconds, before, peak, samples, videoId });
+      },
+      onError(error) {
+        clearInterval(sampler);
+        reject(error);
+      },
+    });
+    upload.start();
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-bench-upload-'));
+  // First with its worker, which delivers the confirmation mails; then again on the same data
+  // folder with RUN_WORKER=0 for the measurement.
+  const setup = await startProduct({ LOG_MAIL_LINKS: '0' });
+  let product: Product = setup;
+  try {
+    const admin = await signUp(setup, 'Uma Uploader');
+    const athlete = await signUp(setup, 'Ava Athlete');
+    execFileSync('npx', ['tsx', 'src/server/cli/admin.ts', 'grant', admin.email], {
+      env: { ...process.env, DATA_DIR: setup.dataDir, DATABASE_URL: '' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await setup.stop(true);
+    product = await startProduct({ RUN_WORKER: '0', LOG_MAIL_LINKS: '0' }, { dataDir: setup.dataDir });
+    const pid = serverPid();
+    const whoami = await fetch(`${product.url}/api/admin/whoami`, { headers: { cookie: admin.cookie } });
+    if (whoami.status !== 200) throw new Error(`the admin is not an admin: ${whoami.status}`);
+
+    const file = path.join(work, 'upload.mp4');
+    const makeStart = performance.now();
+    makeVideoFile(file, SIZE_MB * MB);
+    const makeSeconds = (performance.now() - makeStart) / 1000;
+
+    const copies: number[] = [];
+    const uploads: UploadRun[] = [];
+    // `sync` before each measurement: what the one before left to write back does not land on it.
+    const settle = () => execFileSync('sync');
+    for (let round = 0; round < ROUNDS; round++) {
+      settle();
+      copies.push(await timeCopy(file));
+      settle();
+      uploads.push(await timeUpload(product, pid, admin.cookie, athlete.userId, file));
+    }
+    settle();
+    copies.push(await timeCopy(file));
+    // The stored originals (RUN_WORKER=0 leaves them unprocessed) go with the data folder.
+
+    const copy = median(copies);
+    const upload = median(uploads.map((u) => u.mbPerSecond));
+    const growth = Math.max(...uploads.map((u) => u.peak - u.before));
+    const ratio = upload / copy;
+    console.log(`Upload benchmark: node ${process.version}, ${os.cpus().length} CPUs; server pid ${pid} (PGlite, RUN_WORKER=0)`);
+    console.log(
+      `File: ${mb(fs.statSync(file).size)} (${fs.statSync(file).size} bytes), MP4 head + random bytes, made in ${makeSeconds.toFixed(1)} s; ` +
+        `tus chunks of ${CHUNK_MB} MB; ${ROUNDS} round(s)`,
+    );
+    console.log(`  copy on disk (copyFile + fsync)  ${copies.map((c) => c.toFixed(0)).join(', ')} MB/s -> median ${copy.toFixed(0)} MB/s`);
+    for (const u of uploads) {
+      console.log(
+        `  tus upload                       ${u.mbPerSecond.toFixed(0)} MB/s; server RSS ${mb(u.before)} before, ` +
+          `peak ${mb(u.peak)} (${u.samples} samples), growth ${mb(u.peak - u.before)}`,
+      );
+    }
+    const met = ratio >= GOAL_RATIO && growth <= GOAL_GROWTH_MB * MB;
+    console.log(
+      `RESULT upload/copy throughput ${ratio.toFixed(2)}x (goal >= ${GOAL_RATIO}x), server memory growth ${mb(growth)} ` +
+        `(goal <= ${GOAL_GROWTH_MB} MB): goal ${met ? 'MET' : 'NOT MET'}; total ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await product.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+runBenchmark(main);

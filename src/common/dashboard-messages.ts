@@ -1,0 +1,93 @@
+// The signed-in athlete's texts (dashboard, requests, profile, media, checkout): a module of
+// their own so the public pages' bundle does not carry them. See messages.ts.
+import { FIELD_ERRORS, type ToastText } from './messages';
+
+export const DASHBOARD = {
+  notSpecified: 'Not specified',
+  requestSubmitted: 'Request Submitted',
+  purchaseReel: 'Purchase Your Reel',
+  videoProcessing: 'Video Being Processed',
+  cards: {
+    reels: 'Your Highlight Reels',
+    photos: 'Your Photos',
+    request: 'Request a Highlight Reel',
+    profile: 'Your Profile',
+  },
+} as const;
+
+export const REQUEST = {
+  eventRequired: { title: 'Event Required', description: 'Please select an event before submitting.' } satisfies ToastText,
+  gamesRequired: { title: 'Games Required', description: 'Please select at least one game before submitting.' } satisfies ToastText,
+  submitted: {
+    title: 'Request Submitted',
+    description: "We've received your request. We'll let you know when your reel is ready to purchase.",
+  } satisfies ToastText,
+  failedTitle: 'Submission Failed',
+  failedFallback: 'Failed to submit request. Please try again.',
+  alreadyOpen: 'You already have an open request for this event.',
+  unknownEvent: 'This event is not available. Please choose another event.',
+  unknownGame: 'One of the selected games is not part of this event.',
+} as const;
+
+export const PROFILE = {
+  updated: { title: 'Profile Updated', description: 'Your profile has been updated.' } satisfies ToastText,
+  notFound: 'User not found. Please refresh and try again.',
+  updateFailed: 'Failed to update profile. Please try again.',
+  loadFailed: 'Failed to load profile. Please try again.',
+  avatarUpdated: { title: 'Avatar Updated', description: 'Your profile picture has been updated.' } satisfies ToastText,
+  bannerUpdated: { title: 'Banner Updated', description: 'Your banner has been updated.' } satisfies ToastText,
+  uploadFailedTitle: 'Upload Failed',
+  saveAvatarFailed: 'Failed to save profile picture.',
+  firstNameRequired: FIELD_ERRORS.required('First name'),
+  lastNameRequired: FIELD_ERRORS.required('Last name'),
+} as const;
+
+export const FILE_TOO_LARGE_10MB: ToastText = { title: 'File Too Large', description: 'Please upload an image smaller than 10MB.' };
+
+export const MEDIA = {
+  videosLoadFailed: 'Failed to load videos. Please refresh the page.',
+  stillsLoadFailed: 'Failed to load photo stills. Please refresh the page.',
+  downloadStarted: { title: 'Download Started', description: 'Your video is downloading.' } satisfies ToastText,
+  downloadFailed: { title: 'Download Failed', description: 'Could not download video. Please try again.' } satisfies ToastText,
+  thumbnailUpdated: { title: 'Thumbnail Updated', description: 'Your video thumbnail has been updated.' } satisfies ToastText,
+  thumbnailFailed: 'Failed to save thumbnail.',
+  notFound: 'Not found',
+} as const;
+
+export const CHECKOUT = {
+  success: {
+    title: 'Payment Successful!',
+    description: 'Your highlight reel order has been confirmed. Check your email for details.',
+  } satisfies ToastText,
+  cancel: {
+    title: 'Checkout Cancelled',
+    description: 'Your order was not completed. Feel free to try again when ready.',
+  } satisfies ToastText,
+  failedTitle: 'Checkout Failed',
+  failedFallback: 'Could not start checkout. Please try again.',
+  noUrl: 'Could not create checkout session.',
+  generic: 'Something went wrong. Please try again.',
+} as const;
+
+export const PROMO = {
+  invalid: { title: 'Invalid Promo Code', description: 'This promo code is not valid.' } satisfies ToastText,
+  checkFailed: 'Could not validate promo code. Please try again.',
+  appliedTitle: 'Promo Code Applied',
+} as const;
+
+export const TUTORIAL = {
+  steps: [
+    {
+      title: 'Add a clear face photo',
+      text: 'Upload a clear, front-facing photo of your athlete. We use it to find them in the game footage.',
+    },
+    {
+      title: 'Complete your profile',
+      text: 'Add your team and jersey number with Edit Profile, so we can match your athlete on every camera.',
+    },
+  ],
+  next: 'Next',
+  done: 'Done',
+  /** What each step offers to do at once. */
+  actions: ['Add a photo', 'Edit Profile'],
+} as const;
