@@ -41,6 +41,9 @@ export async function openDatabase(opts: {
 }): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    // An idle connection that the server drops (a restart, a failover, a terminated backend) is
+    // an 'error' on the pool; unheard, it would end the process. The pool replaces the connection.
+    pool.on('error', (error) => console.error('[db] an idle connection was lost:', error.message));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
