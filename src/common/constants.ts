@@ -48,6 +48,8 @@ export const THUMBNAIL_JPEG_QUALITY = 0.95;
 export const THUMBNAIL_SCRUB_STEP_S = 0.1;
 export const BANNER_HEIGHT_PX = 320;
 export const REEL_PRICE_CENTS = 15_000;
+/** How long a purchased reel takes (the spec's processing time). */
+export const PROCESSING_TIME = '7-10 business days';
 /** The spec's admin video upload limit. */
 export const VIDEO_MAX_BYTES = 500 * 1024 * 1024;
 export const READY_REQUEST_POLL_MS = 10_000;

@@ -1,5 +1,6 @@
 // The signed-in athlete's texts (dashboard, requests, profile, media, checkout): a module of
 // their own so the public pages' bundle does not carry them. See messages.ts.
+import { PROCESSING_TIME } from './constants';
 import { FIELD_ERRORS, type ToastText } from './messages';
 
 export const DASHBOARD = {
@@ -67,12 +68,39 @@ export const CHECKOUT = {
   failedFallback: 'Could not start checkout. Please try again.',
   noUrl: 'Could not create checkout session.',
   generic: 'Something went wrong. Please try again.',
+  notReady: 'This reel is not ready to purchase yet.',
+  alreadyPaid: 'This reel has already been paid for.',
+  /** A payment for the session is in and being confirmed: no second checkout. */
+  paymentInProgress: 'Your payment is being confirmed. Please wait a moment before trying again.',
+  purchaseNote: `Delivered in ${PROCESSING_TIME}. Payments are non-refundable.`,
+  checkout: 'Checkout',
+  redirecting: 'Redirecting...',
+  /** The order the dashboard shows after a checkout return, by its state. */
+  order: {
+    title: 'Your Order',
+    completed: 'Paid',
+    pending: 'Confirming your payment...',
+    pendingNote: 'This takes a few seconds. This page updates by itself.',
+    expired: 'Not completed',
+    failed: 'Payment failed',
+    reel: 'Highlight reel',
+    total: 'Total',
+    promo: 'Promo code',
+    free: 'Free',
+    reference: 'Order',
+    testPayment: 'Test payment: no money was taken.',
+  },
+  paid: `Paid: your reel is on its way (${PROCESSING_TIME}).`,
 } as const;
 
 export const PROMO = {
   invalid: { title: 'Invalid Promo Code', description: 'This promo code is not valid.' } satisfies ToastText,
   checkFailed: 'Could not validate promo code. Please try again.',
   appliedTitle: 'Promo Code Applied',
+  /** The success toast's text: the saving as an amount and a percent. */
+  applied: (saved: string, percent: number) => `You save ${saved} (${percent}% off).`,
+  label: 'Promo code',
+  apply: 'Apply',
 } as const;
 
 export const TUTORIAL = {

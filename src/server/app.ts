@@ -13,6 +13,8 @@ import { realtimeRoutes } from './realtime/routes';
 import { eventRoutes } from './events/routes';
 import { mediaRoutes } from './media/routes';
 import { orderRoutes, promoRoutes } from './orders/routes';
+import { isLocalProvider, LOCAL_CHECKOUT_PATH } from './payments/local-provider';
+import { checkoutRoutes, localCheckoutRoutes, WEBHOOK_PATHS, webhookRoutes } from './payments/routes';
 import { profileRoutes } from './profiles/routes';
 import { requestRoutes } from './requests/routes';
 import { stillRoutes } from './stills/routes';
@@ -43,6 +45,8 @@ export function createApi(deps: AppDeps) {
     .route('/media', mediaRoutes(deps))
     .route('/orders', orderRoutes(deps))
     .route('/promo-codes', promoRoutes(deps))
+    .route('/checkout', checkoutRoutes(deps))
+    .route('/payments', webhookRoutes(deps))
     .route('/admin', adminRoutes(deps));
 }
 
@@ -59,7 +63,7 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   app.use(securityHeaders({ https: config.baseUrl.startsWith('https://') }));
-  app.use('/api/*', originCheck(trustedOrigins(config)));
+  app.use('/api/*', originCheck(trustedOrigins(config), { except: WEBHOOK_PATHS }));
   app.use('/api/*', jsonBodyLimit());
   app.route('/api/auth', authRoutes(deps));
   app.route('/api', createApi(deps));
@@ -86,6 +90,9 @@ export function createApp(deps: AppDeps) {
     if (!viewer.isAdmin) return c.redirect('/dashboard?denied=admin', 302);
     return next();
   });
+
+  // The built-in test checkout's page, while no payment provider is configured.
+  if (isLocalProvider(deps.payments)) app.route(LOCAL_CHECKOUT_PATH, localCheckoutRoutes(deps, deps.payments));
 
   // Hero videos and their stills: a provider's own files in HERO_DIR win over the built-in ones.
   app.get('/hero/:file{(desktop|mobile)\\.(mp4|jpg|webp)}', async (c) => {

@@ -33,7 +33,19 @@ export interface Config {
   jobHeartbeatSeconds: number;
   /** S3-compatible storage; null keeps files on local disk under dataDir/storage. */
   s3: S3Config | null;
+  /** Who takes payments: Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout. */
+  payments: PaymentsConfig;
 }
+
+export type PaymentsConfig =
+  | {
+      driver: 'stripe';
+      secretKey: string;
+      webhookSecret: string;
+      /** Another address for Stripe's API (STRIPE_API_URL), e.g. stripe-mock or a test server; null: Stripe's own. */
+      apiUrl: string | null;
+    }
+  | { driver: 'local' };
 
 export interface S3Config {
   endpoint: string | null;
@@ -71,6 +83,24 @@ function loadS3(env: NodeJS.ProcessEnv): S3Config | null {
   };
 }
 
+/**
+ * STRIPE_SECRET_KEY picks Stripe, and then STRIPE_WEBHOOK_SECRET is needed: without it no payment
+ * could ever be confirmed. Without a key the built-in test checkout takes payments, which accepts
+ * test cards: in production (NODE_ENV=production) it must be asked for with PAYMENTS=local.
+ */
+export function loadPayments(env: NodeJS.ProcessEnv): PaymentsConfig {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  if (secretKey) {
+    const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim();
+    if (!webhookSecret) throw new Error('STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not: payments could never be confirmed.');
+    return { driver: 'stripe', secretKey, webhookSecret, apiUrl: env.STRIPE_API_URL?.trim() || null };
+  }
+  if (env.NODE_ENV === 'production' && env.PAYMENTS !== 'local') {
+    throw new Error('No STRIPE_SECRET_KEY in production: set it, or PAYMENTS=local to run the test checkout (test cards, no money) on purpose.');
+  }
+  return { driver: 'local' };
+}
+
 /** The auth secret: from AUTH_SECRET, or made once and kept in the data folder. */
 function loadSecret(dataDir: string): string {
   const fromEnv = process.env.AUTH_SECRET ?? process.env.BETTER_AUTH_SECRET;
@@ -104,6 +134,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     runWorker: env.RUN_WORKER !== '0',
     jobHeartbeatSeconds: Math.max(1, Number(env.JOB_HEARTBEAT_SECONDS ?? 10) || 10),
     s3: loadS3(env),
+    payments: overrides.payments ?? loadPayments(env),
     ...overrides,
   };
 }

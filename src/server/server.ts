@@ -13,6 +13,7 @@ import { startAdminChannel } from './admin/channel';
 import { startWorker, stopWorker } from './jobs/worker';
 import { JobQueue } from './jobs/queue';
 import { createMailer, createMailTransport } from './mail/mailer';
+import { createPaymentProvider } from './payments/providers';
 import { createEventBus } from './realtime/bus';
 import { createStorage } from './storage/storage';
 
@@ -43,7 +44,8 @@ export async function buildDeps(config: Config, opts: { database?: Database } = 
   const db = database.db;
   const auth = createAuth({ config, db, mailer });
   const bus = await createEventBus(database);
-  return { config, database, db, jobs, mailer, mailTransport, storage, auth, bus, limiter: new RateLimiter(db, config.rateLimitScale) };
+  const payments = createPaymentProvider({ config, db, jobs });
+  return { config, database, db, jobs, mailer, mailTransport, storage, auth, bus, payments, limiter: new RateLimiter(db, config.rateLimitScale) };
 }
 
 export async function startServer(config: Config, opts: { database?: Database; adminChannel?: boolean } = {}): Promise<RunningServer> {

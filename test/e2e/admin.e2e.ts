@@ -180,10 +180,28 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
   await page.getByText(ADMIN.deleteVideo.deleted.description).waitFor();
   await card.getByRole('button', { name: new RegExp(ADMIN.users.videos) }).waitFor({ state: 'detached' });
 
-  // Orders and the waiting list.
+  // Orders, promo codes and the waiting list.
   await page.goto(`${product.url}/admin/orders`);
   await page.getByText(ADMIN.orders.empty).waitFor();
-  await expectAccessible(page, 'admin orders');
+  await page.getByText(ADMIN.promoCodes.empty).waitFor();
+  await page.getByLabel(ADMIN.promoCodes.code, { exact: true }).fill('Team25');
+  await page.getByLabel(ADMIN.promoCodes.percent).fill('101');
+  await page.getByRole('button', { name: ADMIN.promoCodes.create }).click();
+  await page.getByText(ADMIN.promoCodes.invalidPercent).waitFor();
+  await page.getByLabel(ADMIN.promoCodes.percent).fill('25');
+  await page.getByRole('button', { name: ADMIN.promoCodes.create }).click();
+  await page.getByText(ADMIN.promoCodes.created('Team25', 25).description).waitFor();
+  const codes = page.getByTestId('promo-codes');
+  await codes.getByText('Team25').waitFor();
+  await page.getByLabel(ADMIN.promoCodes.code, { exact: true }).fill('TEAM25');
+  await page.getByLabel(ADMIN.promoCodes.percent).fill('10');
+  await page.getByRole('button', { name: ADMIN.promoCodes.create }).click();
+  await page.getByText(ADMIN.promoCodes.taken).waitFor();
+  await codes.getByRole('button', { name: `${ADMIN.promoCodes.deactivate} Team25` }).click();
+  await codes.getByText(ADMIN.promoCodes.inactive).waitFor();
+  await page.waitForTimeout(300);
+  await shot(page, 'admin-07-orders-promo-codes-1280');
+  await expectAccessible(page, 'admin orders and promo codes');
   await page.goto(`${product.url}/admin/waiting-list`);
   await page.getByRole('heading', { name: ADMIN.waitingList.title }).waitFor();
   await expectAccessible(page, 'admin waiting list');

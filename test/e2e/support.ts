@@ -6,6 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import { openDatabase, type Database } from '../../src/server/db/client';
+import { user, userProfiles } from '../../src/server/db/schema';
+import { createDiskStorage, type Storage } from '../../src/server/storage/storage';
 import { freePort } from '../support/ports';
 
 export interface Product {
@@ -122,4 +126,28 @@ export async function signUpByApi(product: Product, fullName: string): Promise<{
   });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
   return { email, link: await mailLink(product, email, 'Confirm') };
+}
+
+/**
+ * A product with a signed-up user and data put in place while it was stopped (PGlite allows one
+ * process at a time): signs up `fullName`, stops the server, lets `seed` write to its database
+ * and storage (the tutorial is marked done), and starts it again on the same port and folder.
+ */
+export async function startSeededProduct(
+  fullName: string,
+  seed: (ctx: { db: Database['db']; storage: Storage; userId: string }) => Promise<void>,
+): Promise<{ product: Product; email: string; link: string }> {
+  const first = await startProduct();
+  const { email, link } = await signUpByApi(first, fullName);
+  const port = Number(new URL(first.url).port);
+  await first.stop(true);
+  const database = await openDatabase({ url: null, pgliteDir: path.join(first.dataDir, 'db') });
+  try {
+    const [row] = await database.db.select({ id: user.id }).from(user).where(eq(user.email, email));
+    await seed({ db: database.db, storage: createDiskStorage(path.join(first.dataDir, 'storage')), userId: row!.id });
+    await database.db.update(userProfiles).set({ tutorialCompletedAt: new Date() }).where(eq(userProfiles.id, row!.id));
+  } finally {
+    await database.close();
+  }
+  return { product: await startProduct({}, { dataDir: first.dataDir, port }), email, link };
 }

@@ -82,9 +82,9 @@ describe('the portal', () => {
     await insertPerson(app, { firstName: 'Old', lastName: 'Timer', createdAt: old });
     await insertPerson(app, { firstName: 'New', lastName: 'Comer' });
     await app.db.insert(orders).values([
-      { userId: member.userId, amount: 15000, status: 'completed' },
-      { userId: member.userId, amount: 15000, status: 'completed', createdAt: old },
-      { userId: member.userId, amount: 15000, status: 'pending' },
+      { provider: 'stripe', userId: member.userId, amount: 15000, status: 'completed' },
+      { provider: 'stripe', userId: member.userId, amount: 15000, status: 'completed', createdAt: old },
+      { provider: 'stripe', userId: member.userId, amount: 15000, status: 'pending' },
     ]);
     const after = await jsonOf<Record<string, number>>(await asAdmin('/api/admin/stats'));
     expect(after).toEqual({
@@ -321,8 +321,8 @@ describe('orders', () => {
   it('lists every order newest first, with the customer or Unknown User, amounts in cents', async () => {
     const buyer = await insertPerson(app, { firstName: 'Olive', lastName: 'Order', email: 'olive.order@example.com' });
     await app.db.insert(orders).values([
-      { userId: buyer, amount: 11250, status: 'completed', stripePaymentId: 'pi_1', createdAt: new Date(Date.now() + 5000) },
-      { userId: buyer, amount: 15000, status: 'pending', createdAt: new Date(Date.now() + 4000) },
+      { provider: 'stripe', userId: buyer, amount: 11250, status: 'completed', stripePaymentId: 'pi_1', createdAt: new Date(Date.now() + 5000) },
+      { provider: 'stripe', userId: buyer, amount: 15000, status: 'pending', createdAt: new Date(Date.now() + 4000) },
     ]);
     const page = await jsonOf<{ total: number; orders: Array<Record<string, unknown>> }>(await asAdmin('/api/admin/orders'));
     expect(page.orders.slice(0, 2)).toEqual([

@@ -31,7 +31,7 @@ describe('GET /api/orders/by-session/:sessionId', () => {
   it("returns the caller's order with the amount in cents", async () => {
     const [order] = await app.db
       .insert(orders)
-      .values({ userId: buyer.userId, amount: REEL_PRICE_CENTS, status: 'completed', stripeSessionId: 'cs_test_buyer_001', stripePaymentId: 'pi_1' })
+      .values({ provider: 'stripe', userId: buyer.userId, amount: REEL_PRICE_CENTS, status: 'completed', stripeSessionId: 'cs_test_buyer_001', stripePaymentId: 'pi_1' })
       .returning();
     const res = await app.fetch('/api/orders/by-session/cs_test_buyer_001', { cookie: buyer.cookie });
     expect(res.status).toBe(200);
@@ -41,7 +41,7 @@ describe('GET /api/orders/by-session/:sessionId', () => {
   });
 
   it("answers 404 for another user's session id and for an unknown one", async () => {
-    await app.db.insert(orders).values({ userId: buyer.userId, amount: 12000, status: 'pending', stripeSessionId: 'cs_test_buyer_002' });
+    await app.db.insert(orders).values({ provider: 'stripe', userId: buyer.userId, amount: 12000, status: 'pending', stripeSessionId: 'cs_test_buyer_002' });
     for (const sid of ['cs_test_buyer_002', 'cs_test_nobody']) {
       const res = await app.fetch(`/api/orders/by-session/${sid}`, { cookie: other.cookie });
       expect(res.status, sid).toBe(404);

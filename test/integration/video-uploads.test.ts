@@ -13,6 +13,7 @@ import { userVideos } from '../../src/server/db/schema';
 import { cookiesFrom, createVerifiedUser, markVerified, startTestApp, uniqueEmail, type TestApp } from '../support/app';
 import { insertPerson, makeAdmin, readStored, storageOf } from '../support/dashboard-fixtures';
 import { jsonOf } from '../support/http';
+import { insertRequest } from '../support/purchase';
 import { isFaststart, makeVideo, probe } from '../support/videos';
 
 type User = Awaited<ReturnType<typeof createVerifiedUser>>;
@@ -159,6 +160,19 @@ describe('uploading a video', () => {
     expect(titles).toContain('Paid Already');
     expect(titles).not.toContain('Hidden Until Paid');
     expect(DASHBOARD.videoProcessing).toBeTruthy();
+  });
+
+  it("Not Yet Paid can wait for one of the athlete's requests, never another user's", async () => {
+    const clip = fs.readFileSync(makeVideo({ container: 'mp4' }));
+    const own = await insertRequest(app, athlete.userId);
+    const other = await createVerifiedUser(app);
+    const foreign = await insertRequest(app, other.userId);
+    const before = await app.db.select().from(userVideos);
+    const refused = await tusUpload(app, admin.cookie, clip, meta({ title: 'Wrong Request', paid: 'false', requestId: foreign }));
+    expect(refused.error).toMatchObject({ status: 400, body: { code: 'REQUEST_NOT_FOUND', message: ADMIN.video.failedFallback, title: ADMIN.video.uploadFailed } });
+    expect(await app.db.select().from(userVideos)).toHaveLength(before.length);
+    const kept = await tusUpload(app, admin.cookie, clip, meta({ title: 'For The Request', paid: 'false', requestId: own }));
+    expect(await videoRow(kept.body!.videoId as string)).toMatchObject({ isPaid: false, isVisible: false, requestId: own });
   });
 
   it('a text file named .mp4 is refused by its bytes, and nothing is kept', async () => {

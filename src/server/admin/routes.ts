@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { ADMIN } from '../../common/admin-messages';
 import { archiveWaitingList, listWaitingList, waitingListCsv } from '../accounts/waiting-list';
+import { audit } from '../audit/log';
 import { requireAdmin, type ViewerEnv } from '../auth/session';
 import { isUuid } from '../db/errors';
 import type { AppDeps } from '../http/deps';
@@ -14,11 +15,19 @@ import { readForm, uploadLimit } from '../http/uploads';
 import { user } from '../db/schema';
 import { JOB_NAMES, type JobType } from '../jobs/definitions';
 import { listOrders } from '../orders/queries';
+import { createPromo, listPromos, newPromoSchema, PromoCodeTaken, setPromoActive } from '../payments/promo-codes';
 import { transitionRequest, TransitionRefused, type RequestTransition } from '../requests/service';
 import { replaceStills, STILL_MAX_BYTES, STILLS_MAX_FILES, StillsRejected } from '../stills/service';
 import { deleteVideo } from '../videos/service';
 import { createVideoUploads } from '../videos/uploads';
 import { listUsers, portalStats, usersQuerySchema } from './users';
+
+const promoDto = (p: { code: string; discountPercent: number; active: boolean; createdAt: Date }) => ({
+  code: p.code,
+  discountPercent: p.discountPercent,
+  active: p.active,
+  createdAt: p.createdAt.toISOString(),
+});
 
 const pageSchema = z.coerce.number().int().min(1).max(10_000).catch(1);
 
@@ -76,6 +85,30 @@ export function adminRoutes(deps: AppDeps) {
       .get('/orders', async (c) => {
         c.header('Cache-Control', 'no-store');
         return c.json(await listOrders(deps.db, pageSchema.parse(c.req.query('page'))));
+      })
+      .get('/promo-codes', async (c) => {
+        c.header('Cache-Control', 'no-store');
+        return c.json((await listPromos(deps.db)).map(promoDto));
+      })
+      .post('/promo-codes', async (c) => {
+        const input = newPromoSchema.safeParse(await c.req.json().catch(() => ({})));
+        if (!input.success) return apiError(c, 400, 'VALIDATION_ERROR', input.error.issues[0]!.message, ADMIN.promoCodes.failedTitle);
+        try {
+          const promo = await createPromo(deps.db, input.data);
+          await audit(deps.db, { actorId: c.var.viewer.userId, action: 'promo.create', subjectUserId: null, details: promoDto(promo) });
+          return c.json(promoDto(promo), 201);
+        } catch (error) {
+          if (!(error instanceof PromoCodeTaken)) throw error;
+          return apiError(c, 409, 'PROMO_CODE_TAKEN', error.message, ADMIN.promoCodes.failedTitle);
+        }
+      })
+      .patch('/promo-codes/:code', async (c) => {
+        const body = (await c.req.json().catch(() => null)) as { active?: unknown } | null;
+        if (typeof body?.active !== 'boolean') return apiError(c, 400, 'VALIDATION_ERROR', 'Say whether the code is active.', ADMIN.promoCodes.failedTitle);
+        const promo = await setPromoActive(deps.db, c.req.param('code'), body.active);
+        if (!promo) return apiError(c, 404, 'NOT_FOUND', ADMIN.promoCodes.notFound, ADMIN.promoCodes.failedTitle);
+        await audit(deps.db, { actorId: c.var.viewer.userId, action: body.active ? 'promo.activate' : 'promo.deactivate', subjectUserId: null, details: { code: promo.code } });
+        return c.json(promoDto(promo));
       })
       .get('/waiting-list', async (c) => {
         c.header('Cache-Control', 'no-store');

@@ -66,7 +66,7 @@ export async function listUsers(db: Db, query: UsersQuery) {
     .offset((query.page - 1) * USERS_PAGE_SIZE);
 
   const ids = people.map((p) => p.id);
-  const [requests, videos] = ids.length
+  const [requests, videos, paidOrders] = ids.length
     ? await Promise.all([
         db
           .select()
@@ -74,8 +74,13 @@ export async function listUsers(db: Db, query: UsersQuery) {
           .where(inArray(highlightRequests.userId, ids))
           .orderBy(desc(highlightRequests.createdAt)),
         db.select().from(userVideos).where(inArray(userVideos.userId, ids)).orderBy(desc(userVideos.createdAt)),
+        db
+          .select({ requestId: orders.requestId })
+          .from(orders)
+          .where(and(inArray(orders.userId, ids), eq(orders.status, 'completed'))),
       ])
-    : [[], []];
+    : [[], [], []];
+  const paid = new Set(paidOrders.map((o) => o.requestId));
 
   return {
     total,
@@ -90,7 +95,7 @@ export async function listUsers(db: Db, query: UsersQuery) {
       createdAt: p.createdAt.toISOString(),
       requests: requests
         .filter((r) => r.userId === p.id)
-        .map((r) => ({ id: r.id, status: r.status, event: r.event, games: r.games, createdAt: r.createdAt.toISOString() })),
+        .map((r) => ({ id: r.id, status: r.status, event: r.event, games: r.games, createdAt: r.createdAt.toISOString(), paid: paid.has(r.id) })),
       videos: videos
         .filter((v) => v.userId === p.id)
         .map((v) => ({
@@ -100,6 +105,7 @@ export async function listUsers(db: Db, query: UsersQuery) {
           createdAt: v.createdAt.toISOString(),
           isPaid: v.isPaid,
           isVisible: v.isVisible,
+          requestId: v.requestId,
           processingState: v.processingState,
           processingProgress: v.processingProgress,
           processingError: v.processingError,

@@ -14,6 +14,9 @@ export type AuditAction =
   | 'video.delete'
   | 'stills.replace'
   | 'waiting-list.archive'
+  | 'promo.create'
+  | 'promo.activate'
+  | 'promo.deactivate'
   | 'admin.grant'
   | 'admin.revoke';
 

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   date,
   index,
   integer,
@@ -248,6 +249,8 @@ export const userVideos = pgTable(
     /** The uploaded original, kept until processing has made the playable file. */
     sourceKey: text('source_key'),
     uploadedBy: text('uploaded_by').references(() => user.id, { onDelete: 'set null' }),
+    /** The request a Not Yet Paid video belongs to: buying that request unlocks it. Null: any purchase does. */
+    requestId: uuid('request_id').references(() => highlightRequests.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [index('user_videos_user_idx').on(t.userId, t.createdAt)],
@@ -270,6 +273,11 @@ export const userStills = pgTable(
 
 // ---- payments ------------------------------------------------------------------------------
 
+/**
+ * One purchase of a reel. `pending` while checkout runs, `completed` only by a verified provider
+ * event (or at once for a free order), `expired` or `failed` when the provider says so. The
+ * stripe_* names are the spec's; they hold the local test provider's ids as well.
+ */
 export const orders = pgTable(
   'orders',
   {
@@ -278,22 +286,103 @@ export const orders = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
     requestId: uuid('request_id').references(() => highlightRequests.id, { onDelete: 'set null' }),
-    /** Amount in cents. */
+    /** What the buyer pays, in cents (the price less the discount). */
     amount: integer('amount').notNull(),
+    /** The promo code's discount, in cents. */
+    discountCents: integer('discount_cents').notNull().default(0),
+    currency: text('currency').notNull().default('usd'),
     status: text('status').notNull().default('pending'),
     promoCode: text('promo_code'),
+    /** stripe, local (the built-in test checkout) or free (a 100% promo code). */
+    provider: text('provider').notNull(),
     stripePaymentId: text('stripe_payment_id'),
     stripeSessionId: text('stripe_session_id').unique(),
+    checkoutUrl: text('checkout_url'),
+    /** Counts the provider sessions made for this order; part of each one's idempotency key. */
+    checkoutAttempt: integer('checkout_attempt').notNull().default(0),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** Set once the receipt mail is stored for delivery. */
+    receiptQueuedAt: timestamp('receipt_queued_at', { withTimezone: true }),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
-  (t) => [index('orders_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('orders_user_idx').on(t.userId, t.createdAt),
+    index('orders_created_idx').on(t.createdAt),
+    // A request is bought once, and has at most one checkout under way.
+    uniqueIndex('orders_one_pending_per_request_idx').on(t.requestId).where(sql`status = 'pending'`),
+    uniqueIndex('orders_one_completed_per_request_idx').on(t.requestId).where(sql`status = 'completed'`),
+    check('orders_amount_check', sql`amount >= 0 AND discount_cents >= 0`),
+  ],
 );
 
-export const promoCodes = pgTable('promo_codes', {
-  code: text('code').primaryKey(),
-  discountPercent: integer('discount_percent').notNull(),
-  active: boolean('active').notNull().default(true),
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    code: text('code').primaryKey(),
+    discountPercent: integer('discount_percent').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('promo_codes_code_lower_idx').on(sql`lower(${t.code})`),
+    check('promo_codes_discount_percent_check', sql`discount_percent BETWEEN 1 AND 100`),
+  ],
+);
+
+/**
+ * Every payment-provider event acted on, once: a repeated or concurrent delivery of the same
+ * event meets the unique index and changes nothing.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    /** What it did: completed, awaiting_payment, failed, expired, ignored. */
+    outcome: text('outcome').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('payment_events_provider_event_idx').on(t.provider, t.eventId)],
+);
+
+/**
+ * The built-in test checkout's own sessions (payments/local-provider.ts): what a provider would
+ * keep on its side. Only used when no Stripe key is set.
+ */
+export const localCheckoutSessions = pgTable('local_checkout_sessions', {
+  id: text('id').primaryKey(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  /** The request that made it, to tell a replay from a different request with the same key. */
+  fingerprint: text('fingerprint').notNull(),
+  amountTotal: integer('amount_total').notNull(),
+  currency: text('currency').notNull(),
+  description: text('description').notNull(),
+  customerEmail: text('customer_email'),
+  clientReferenceId: text('client_reference_id'),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+  /** open, complete or expired. */
+  status: text('status').notNull().default('open'),
+  /** unpaid or paid. */
+  paymentStatus: text('payment_status').notNull().default('unpaid'),
+  paymentIntent: text('payment_intent'),
+  successUrl: text('success_url').notNull(),
+  cancelUrl: text('cancel_url').notNull(),
+  /**
+   * The one event a session ends with (checkout.session.completed or .expired), set in the same
+   * UPDATE as the status, so a session that changed always has its event; the delivery job sets
+   * delivered_at once our webhook has taken it.
+   */
+  eventId: text('event_id'),
+  eventType: text('event_type'),
+  eventDeliveredAt: timestamp('event_delivered_at', { withTimezone: true }),
   createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
 });
 
 // ---- contact and housekeeping --------------------------------------------------------------

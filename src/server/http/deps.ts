@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Database, Db } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
 import type { Mailer, MailTransport } from '../mail/mailer';
+import type { PaymentProvider } from '../payments/provider';
 import type { EventBus } from '../realtime/bus';
 import type { Storage } from '../storage/storage';
 import type { RateLimiter } from './rate-limit';
@@ -19,4 +20,6 @@ export interface AppDeps {
   auth: Auth;
   limiter: RateLimiter;
   bus: EventBus;
+  /** Who takes payments (payments/provider.ts). */
+  payments: PaymentProvider;
 }

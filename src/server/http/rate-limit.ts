@@ -36,6 +36,9 @@ export const RATE_RULES = {
   homepageSignupPerIp: { name: 'homepage-signup:ip', scope: 'address', limit: 10, windowSeconds: 10 * 60 },
   promoCheckPerUser: { name: 'promo-check:user', scope: 'user', limit: 10, windowSeconds: 10 * 60 },
   promoCheckPerIp: { name: 'promo-check:ip', scope: 'address', limit: 30, windowSeconds: 10 * 60 },
+  /** Starting checkouts: each may ask the provider for a session. */
+  checkoutPerUser: { name: 'checkout:user', scope: 'user', limit: 20, windowSeconds: 60 * 60 },
+  checkoutPerIp: { name: 'checkout:ip', scope: 'address', limit: 60, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateRule>;
 
 export interface RateResult {

@@ -34,10 +34,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * every POST/PUT/PATCH/DELETE made by fetch or a form, so a missing Origin means the request did
  * not come from our pages (better-auth lets those through; we do not).
  */
-export function originCheck(allowed: string[]): MiddlewareHandler {
+export function originCheck(allowed: string[], opts: { except?: readonly string[] } = {}): MiddlewareHandler {
   const origins = new Set(allowed);
+  // Server-to-server endpoints (payment webhooks) prove who they are by a signature instead.
+  const except = new Set(opts.except ?? []);
   return async (c, next) => {
-    if (SAFE_METHODS.has(c.req.method)) return next();
+    if (SAFE_METHODS.has(c.req.method) || except.has(c.req.path)) return next();
     const origin = c.req.header('origin');
     if (!origin || !origins.has(origin)) {
       return apiError(c, 403, 'INVALID_ORIGIN', AUTH_ERRORS.requestRejected);

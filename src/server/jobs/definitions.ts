@@ -23,6 +23,19 @@ export const JOB_TYPES = {
     payload: z.object({ videoId: z.string().uuid(), uploadKey: z.string().min(1).max(500) }),
     queue: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * HOUR },
   },
+  /**
+   * The built-in test checkout tells our webhook how a session ended, signed, as a provider
+   * would; retried like a provider's webhook until our server takes it.
+   */
+  'payments.local-deliver-event': {
+    payload: z.object({ sessionId: z.string().min(1).max(200) }),
+    queue: { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 5 * 60 },
+  },
+  /** The built-in test checkout closes a session nobody paid, 24 hours after it opened. */
+  'payments.local-expire': {
+    payload: z.object({ sessionId: z.string().min(1).max(200) }),
+    queue: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 5 * 60 },
+  },
 } as const;
 
 export type JobType = keyof typeof JOB_TYPES;

@@ -2,6 +2,7 @@
 // unless this names exactly one handler per declared type (definitions.ts).
 import type { AppDeps } from '../http/deps';
 import { deliverMail } from '../mail/jobs';
+import { createLocalProvider, deliverLocalEvent, expireLocalSession } from '../payments/local-provider';
 import { processVideo } from '../videos/processing';
 import type { JobHandlers } from './queue';
 
@@ -9,5 +10,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
   return {
     'mail.deliver': deliverMail(deps.mailTransport),
     'media.process-video': processVideo(deps),
+    'payments.local-deliver-event': deliverLocalEvent(deps),
+    'payments.local-expire': expireLocalSession(createLocalProvider(deps)),
   };
 }

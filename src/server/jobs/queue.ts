@@ -6,7 +6,7 @@
 //    worker that stopped beating (killed, crashed, machine gone) back to the queue at once, rather
 //    than after the job's whole time limit;
 //  - a job sent by this process wakes this process's worker at once, instead of at its next poll.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/client';
@@ -46,6 +46,15 @@ export interface JobQueueOptions {
 }
 
 const SCHEMA = 'pgboss';
+
+/**
+ * A job id made from a name, the same every time (a UUID, as pg-boss wants): sending twice with
+ * it stores the job once, e.g. the receipt of one order.
+ */
+export function jobIdFor(name: string): string {
+  const h = createHash('sha256').update(name).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 /**
  * pg-boss on a PGlite instance that the app's Drizzle also uses. Statements with parameters go

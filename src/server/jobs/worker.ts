@@ -1,6 +1,7 @@
 // Running the background jobs: inside the server (`npm start`) or alone (`npm run worker`). Also
 // the periodic check that puts back on the queue any work whose job was never stored.
 import type { AppDeps } from '../http/deps';
+import { createLocalProvider } from '../payments/local-provider';
 import { requeueStuckVideos } from '../videos/processing';
 import { jobHandlers } from './handlers';
 
@@ -9,8 +10,11 @@ const timers = new WeakMap<AppDeps, NodeJS.Timeout>();
 
 export async function startWorker(deps: AppDeps): Promise<void> {
   await deps.jobs.work(jobHandlers(deps));
+  const localCheckout = createLocalProvider(deps);
   const recover = () =>
-    requeueStuckVideos(deps).catch((error: Error) => console.error('[jobs] recovery check failed:', error.message));
+    Promise.all([requeueStuckVideos(deps), localCheckout.resumeDeliveries()]).catch((error: Error) =>
+      console.error('[jobs] recovery check failed:', error.message),
+    );
   void recover();
   const timer = setInterval(recover, RECOVERY_EVERY_MS);
   timer.unref();

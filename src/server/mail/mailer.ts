@@ -20,8 +20,11 @@ export interface MailMessage {
 
 export interface Mailer {
   readonly kind: MailTransport['kind'];
-  /** Stores the message for delivery; it is sent shortly after, and retried until it is. */
-  send(message: MailMessage): Promise<void>;
+  /**
+   * Stores the message for delivery; it is sent shortly after, and retried until it is. With an
+   * id (a UUID), sending the same id again while the first is waiting or running stores nothing.
+   */
+  send(message: MailMessage, options?: { id?: string }): Promise<void>;
 }
 
 /** Hands one message to the outside world; throws when it could not. */
@@ -33,8 +36,8 @@ export interface MailTransport {
 export function createMailer(jobs: JobQueue, transport: MailTransport): Mailer {
   return {
     kind: transport.kind,
-    async send(message) {
-      await jobs.send('mail.deliver', message);
+    async send(message, options) {
+      await jobs.send('mail.deliver', message, options?.id ? { id: options.id } : {});
     },
   };
 }

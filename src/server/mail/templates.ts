@@ -1,6 +1,7 @@
 // The product's e-mails. Plain text first (it is what the tests and the outbox log read), with a
 // simple HTML version for mail clients.
 import { COMPANY } from '../../common/company';
+import { PROCESSING_TIME } from '../../common/constants';
 import { DASHBOARD } from '../../common/dashboard-messages';
 import type { MailMessage } from './mailer';
 
@@ -8,7 +9,7 @@ const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
-  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escape(p)}</p>`).join('');
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escape(p).replace(/\n/g, '<br>')}</p>`).join('');
   const button = action
     ? `<p style="margin:24px 0"><a href="${escape(action.url)}" style="background:#e11d48;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escape(action.label)}</a></p>`
     : '';
@@ -141,5 +142,41 @@ export function failedSignInsMail(to: string, signInUrl: string): MailMessage {
     subject: 'Failed sign-in attempts on your account',
     text: `${lines.join('\n\n')}\n\n${signInUrl}\n`,
     html: layout('Failed sign-in attempts on your account', lines, { label: 'Go to sign in', url: signInUrl }),
+  };
+}
+
+/** The buyer's receipt, sent once an order is paid (or free with a 100% promo code). */
+export function receiptMail(p: {
+  to: string;
+  firstName: string | null;
+  event: string | null;
+  order: { id: string; amount: number; discountCents: number; promoCode: string | null; stripePaymentId: string | null; completedAt: Date | null; provider: string };
+  dashboardUrl: string;
+}): MailMessage {
+  const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+  const { order } = p;
+  const paidOn = (order.completedAt ?? new Date()).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  const summary = [
+    `Order: ${order.id}`,
+    `Highlight reel${p.event ? `: ${p.event}` : ''}`,
+    `Price: ${money(order.amount + order.discountCents)}`,
+    ...(order.discountCents > 0 ? [`Promo code${order.promoCode ? ` ${order.promoCode}` : ''}: -${money(order.discountCents)}`] : []),
+    `Total paid: ${money(order.amount)}`,
+    `Date: ${paidOn}`,
+    ...(order.stripePaymentId ? [`Payment reference: ${order.stripePaymentId}`] : []),
+    ...(order.provider === 'local' ? ['This was a test payment: no money was taken.'] : []),
+  ];
+  const lines = [
+    `Hi ${p.firstName || 'there'},`,
+    'Thank you for your order. Your highlight reel order is confirmed.',
+    summary.join('\n'),
+    `Your reel will be ready in ${PROCESSING_TIME}. The videos already on your dashboard are unlocked: you can watch and download them now.`,
+    'Payments are non-refundable. If something is not right, reply to this email.',
+  ];
+  return {
+    to: p.to,
+    subject: 'Your highlight reel order is confirmed',
+    text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
+    html: layout('Your highlight reel order is confirmed', lines, { label: 'Go to your dashboard', url: p.dashboardUrl }),
   };
 }

@@ -1,5 +1,6 @@
-// Orders as the admins see them: newest first, with the customer's name and e-mail, paged.
-import { desc, eq, sql } from 'drizzle-orm';
+// Orders as the admins see them (newest first, with the customer's name and e-mail, paged), and
+// which of a user's requests are paid for.
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { orders, userProfiles } from '../db/schema';
 
@@ -14,6 +15,9 @@ export async function listOrders(db: Db, page: number) {
       status: orders.status,
       createdAt: orders.createdAt,
       paymentId: orders.stripePaymentId,
+      promoCode: orders.promoCode,
+      discountCents: orders.discountCents,
+      provider: orders.provider,
       firstName: userProfiles.firstName,
       lastName: userProfiles.lastName,
       email: userProfiles.email,
@@ -33,8 +37,20 @@ export async function listOrders(db: Db, page: number) {
       status: r.status,
       createdAt: r.createdAt.toISOString(),
       paymentId: r.paymentId,
+      promoCode: r.promoCode,
+      discountCents: r.discountCents,
+      provider: r.provider,
       customerName: `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() || null,
       email: r.email ?? null,
     })),
   };
+}
+
+/** The user's requests that have been paid for. */
+export async function paidRequestIds(db: Db, userId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ requestId: orders.requestId })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.status, 'completed'), isNotNull(orders.requestId)));
+  return new Set(rows.map((r) => r.requestId!));
 }

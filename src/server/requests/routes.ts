@@ -4,6 +4,7 @@ import { firstIssue, highlightRequestSchema } from '../../common/schemas';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
+import { paidRequestIds } from '../orders/queries';
 import { createRequest, listRequests, RequestRejected, toRequestDto } from './service';
 
 export function requestRoutes(deps: AppDeps) {
@@ -11,7 +12,9 @@ export function requestRoutes(deps: AppDeps) {
     .use(requireUser(deps.auth, deps.db))
     .get('/', async (c) => {
       c.header('Cache-Control', 'no-store');
-      return c.json((await listRequests(deps.db, c.var.viewer.userId)).map(toRequestDto));
+      const userId = c.var.viewer.userId;
+      const [rows, paid] = await Promise.all([listRequests(deps.db, userId), paidRequestIds(deps.db, userId)]);
+      return c.json(rows.map((r) => ({ ...toRequestDto(r), paid: paid.has(r.id) })));
     })
     .post('/', async (c) => {
       const raw: unknown = await c.req.json().catch(() => null);
@@ -24,7 +27,7 @@ export function requestRoutes(deps: AppDeps) {
           : apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error), REQUEST.failedTitle);
       }
       try {
-        return c.json(toRequestDto(await createRequest(deps, c.var.viewer.userId, parsed.data)), 201);
+        return c.json({ ...toRequestDto(await createRequest(deps, c.var.viewer.userId, parsed.data)), paid: false }, 201);
       } catch (error) {
         if (error instanceof RequestRejected) {
           return apiError(c, error.code === 'ALREADY_OPEN' ? 409 : 400, error.code, error.message, error.title);

@@ -1,12 +1,12 @@
 // Highlight-reel requests from athletes: validated against the event's games, one open request
 // per event, stored first and then mailed to the team.
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, notExists } from 'drizzle-orm';
 import { REQUEST } from '../../common/dashboard-messages';
 import { ADMIN } from '../../common/admin-messages';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { isUniqueViolation, isUuid } from '../db/errors';
-import { highlightRequests, userProfiles } from '../db/schema';
+import { highlightRequests, orders, userProfiles } from '../db/schema';
 import { listActiveEvents } from '../events/routes';
 import type { Mailer } from '../mail/mailer';
 import { highlightRequestMail } from '../mail/templates';
@@ -117,7 +117,7 @@ export const REQUEST_TRANSITIONS = {
 export type RequestTransition = keyof typeof REQUEST_TRANSITIONS;
 
 export class TransitionRefused extends Error {
-  constructor(readonly code: 'NOT_FOUND' | 'STATE_CHANGED', message: string) {
+  constructor(readonly code: 'NOT_FOUND' | 'STATE_CHANGED' | 'PAID', message: string) {
     super(message);
   }
 }
@@ -140,14 +140,22 @@ export async function transitionRequest(
     ? await deps.db
         .update(highlightRequests)
         .set({ status: to, updatedAt: now, ...acknowledgement })
-        .where(and(eq(highlightRequests.id, requestId), eq(highlightRequests.status, from)))
+        .where(
+          and(
+            eq(highlightRequests.id, requestId),
+            eq(highlightRequests.status, from),
+            // A request the family has paid for does not go back to waiting for approval.
+            move === 'undo' ? notExists(deps.db.select({ id: orders.id }).from(orders).where(and(eq(orders.requestId, requestId), eq(orders.status, 'completed')))) : undefined,
+          ),
+        )
         .returning()
     : [];
   if (!row) {
-    const [exists] = isUuid(requestId) ? await deps.db.select({ id: highlightRequests.id }).from(highlightRequests).where(eq(highlightRequests.id, requestId)) : [];
-    throw exists
-      ? new TransitionRefused('STATE_CHANGED', ADMIN.requestToasts.changed)
-      : new TransitionRefused('NOT_FOUND', ADMIN.requestToasts.notFound);
+    const [exists] = isUuid(requestId) ? await deps.db.select({ status: highlightRequests.status }).from(highlightRequests).where(eq(highlightRequests.id, requestId)) : [];
+    if (!exists) throw new TransitionRefused('NOT_FOUND', ADMIN.requestToasts.notFound);
+    throw move === 'undo' && exists.status === from
+      ? new TransitionRefused('PAID', ADMIN.requestToasts.paid)
+      : new TransitionRefused('STATE_CHANGED', ADMIN.requestToasts.changed);
   }
   await audit(deps.db, { actorId: adminId, action: `request.${move}`, subjectUserId: row.userId, details: { requestId, from, to } });
   await deps.bus.publish({ topic: 'highlight_requests', userId: row.userId, action: 'update', id: row.id });

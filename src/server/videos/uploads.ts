@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { ADMIN } from '../../common/admin-messages';
@@ -18,7 +18,7 @@ import { hasControlCharacters } from '../../common/schemas';
 import { trustedOrigins } from '../auth/auth';
 import type { Viewer, ViewerEnv } from '../auth/session';
 import { audit } from '../audit/log';
-import { user, userVideos } from '../db/schema';
+import { highlightRequests, user, userVideos } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import { sniffVideoContainer } from '../media/video-type';
 import { storageKeys } from '../storage/keys';
@@ -46,6 +46,12 @@ const metadataSchema = z.object({
   tournament: text(200),
   paid: z.enum(['true', 'false']),
   filename: text(300),
+  /** The request a Not Yet Paid video belongs to: buying it unlocks the video. */
+  requestId: z
+    .string()
+    .uuid()
+    .nullish()
+    .transform((v) => v ?? undefined),
 });
 
 /** A tus error answer in the API's error shape. */
@@ -87,6 +93,13 @@ export function createVideoUploads(deps: AppDeps) {
       }
       const [athlete] = await deps.db.select({ id: user.id }).from(user).where(eq(user.id, parsed.data.userId));
       if (!athlete) throw refusal(404, 'USER_NOT_FOUND', ADMIN.video.failedFallback, ADMIN.video.uploadFailed);
+      if (parsed.data.requestId) {
+        const [request] = await deps.db
+          .select({ id: highlightRequests.id })
+          .from(highlightRequests)
+          .where(and(eq(highlightRequests.id, parsed.data.requestId), eq(highlightRequests.userId, athlete.id)));
+        if (!request) throw refusal(400, 'REQUEST_NOT_FOUND', ADMIN.video.failedFallback, ADMIN.video.uploadFailed);
+      }
       // Recorded by the server: the client's word is not taken for who uploads.
       const clean = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as Record<string, string>;
       return { metadata: { ...clean, uploaderId: viewer.userId } };
@@ -147,6 +160,7 @@ async function finishUpload(deps: AppDeps, directory: string, upload: Upload, vi
     processingProgress: 0,
     sourceKey,
     uploadedBy: viewer.userId,
+    requestId: meta.requestId ?? null,
     fileSizeMb: Math.round(((upload.size ?? 0) / (1024 * 1024)) * 100) / 100,
   });
   await deps.jobs.send('media.process-video', { videoId, uploadKey: sourceKey }, { id: videoId });

@@ -1,8 +1,10 @@
-// /admin/orders: every order, newest first, with its customer, amount, status and payment.
+// /admin/orders: the promo codes, and every order, newest first, with its customer, amount,
+// status and payment.
 import { useEffect, useState } from 'react';
 import { ADMIN } from '../../common/admin-messages';
 import { useOrders } from '../features/admin/api';
 import { AdminPageHeader } from '../features/admin/page-header';
+import { PromoCodes } from '../features/admin/promo-codes';
 import { cn } from '../lib/cn';
 import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
@@ -27,6 +29,7 @@ export default function AdminOrdersPage() {
   return (
     <>
       <AdminPageHeader title={ADMIN.orders.title} />
+      <PromoCodes />
       <h2 className="mb-4 font-display text-2xl uppercase tracking-wide text-white">
         {ADMIN.orders.listTitle} {data && <span className="text-neutral-400">({data.total.toLocaleString()})</span>}
       </h2>
@@ -50,6 +53,17 @@ export default function AdminOrdersPage() {
                     </>
                   )}
                 </p>
+                {(o.promoCode || o.provider !== 'stripe') && (
+                  <p className="mt-1 flex flex-wrap gap-2 text-xs">
+                    {o.promoCode && (
+                      <span className="rounded bg-neutral-800 px-2 py-0.5 text-neutral-200">
+                        {o.promoCode} (-{dollars(o.discountCents)})
+                      </span>
+                    )}
+                    {o.provider === 'local' && <span className="rounded bg-amber-950 px-2 py-0.5 text-amber-200">{ADMIN.orders.testPayment}</span>}
+                    {o.provider === 'free' && <span className="rounded bg-neutral-800 px-2 py-0.5 text-neutral-200">{ADMIN.orders.free}</span>}
+                  </p>
+                )}
               </div>
               <div className="flex items-center gap-3 sm:flex-col sm:items-end">
                 <span className="font-display text-2xl text-white">{dollars(o.amount)}</span>

@@ -148,7 +148,7 @@ export default function AdminUsersPage() {
         )}
       </section>
       <StillsDialog user={stillsFor && { id: stillsFor.id, name: displayName(stillsFor) }} onClose={() => setStillsFor(null)} />
-      <VideoUploadDialog user={videoFor && { id: videoFor.id, name: displayName(videoFor) }} onClose={() => setVideoFor(null)} />
+      <VideoUploadDialog user={videoFor && { id: videoFor.id, name: displayName(videoFor), requests: videoFor.requests }} onClose={() => setVideoFor(null)} />
     </>
   );
 }

@@ -1,10 +1,11 @@
 // /dashboard: the athlete's home. Composes the profile, request, reels and photos features.
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ACCESS_DENIED, EMAIL_CONFIRMED, LABELS, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
 import { CHECKOUT, PROFILE } from '../../common/dashboard-messages';
 import { AppHeader } from '../features/layout/app-header';
+import { useOrderBySession } from '../features/orders/api';
+import { OrderSummary } from '../features/orders/order-summary';
 import { useProfile } from '../features/profile/api';
 import { ProfileCard } from '../features/profile/profile-card';
 import { SupportVisits } from '../features/profile/support-visits';
@@ -19,7 +20,6 @@ import { impersonationOf, useMe } from '../features/session/session';
 import { useSignOut } from '../features/session/use-sign-out';
 import { StillsCarousel } from '../features/stills/stills-carousel';
 import { VideoList } from '../features/videos/video-list';
-import { api, unwrap } from '../lib/api';
 import { notify } from '../lib/toast';
 import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
@@ -39,12 +39,7 @@ function useReturnToasts() {
     denied: params.get('denied'),
     verified: params.get('verified'),
   }));
-  const order = useQuery({
-    queryKey: ['orders', arrival.sessionId],
-    queryFn: () => unwrap(api.orders['by-session'][':sessionId'].$get({ param: { sessionId: arrival.sessionId! } })),
-    enabled: Boolean(arrival.sessionId),
-    retry: false,
-  });
+  const order = useOrderBySession(arrival.sessionId);
   useEffect(() => {
     if (arrival.denied === 'admin') notify.error(ACCESS_DENIED);
     if (arrival.verified) notify.success(EMAIL_CONFIRMED);
@@ -55,7 +50,8 @@ function useReturnToasts() {
     // Once, on arrival.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  const confirmed = arrival.checkout === 'success' && order.data;
+  // "Payment Successful!" once the provider has confirmed it to the server, not before.
+  const confirmed = arrival.checkout === 'success' && order.data?.status === 'completed';
   useEffect(() => {
     if (confirmed) notify.success(CHECKOUT.success, 6000);
   }, [confirmed]);
@@ -91,11 +87,7 @@ function Dashboard() {
     <>
       <ProfileHeader profile={p} />
       <main className="mx-auto max-w-7xl px-4 pb-16 pt-8 md:px-8" data-live={live ? 'connected' : 'offline'}>
-        {order && (
-          <p className="mb-6 rounded-lg border border-green-800 bg-green-950/40 p-4 text-sm text-green-200" data-testid="order-summary">
-            Order {order.id.slice(-12)}: ${(order.amount / 100).toFixed(2)}, {order.status}
-          </p>
-        )}
+        {order && <OrderSummary order={order} />}
         <div className="mb-8 flex justify-center md:justify-start">
           <PurchaseReel />
         </div>

@@ -60,3 +60,15 @@ export const useRetryJob = () =>
 
 export const startViewingAs = (userId: string) =>
   requestJson<{ user: { id: string; email: string } }>('/api/auth/impersonation/start', { method: 'POST', json: { userId } });
+
+export const usePromoCodes = () => useQuery({ queryKey: ['admin', 'promo-codes'], queryFn: () => unwrap(api.admin['promo-codes'].$get()) });
+
+export const useCreatePromoCode = () =>
+  useAdminMutation((input: { code: string; discountPercent: number }) =>
+    requestJson<{ code: string; discountPercent: number }>('/api/admin/promo-codes', { method: 'POST', json: input }),
+  );
+
+export const useSetPromoActive = () =>
+  useAdminMutation(({ code, active }: { code: string; active: boolean }) =>
+    requestJson(`/api/admin/promo-codes/${encodeURIComponent(code)}`, { method: 'PATCH', json: { active } }),
+  );

@@ -47,12 +47,20 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
         <CheckCircle2 className="h-3.5 w-3.5" aria-hidden="true" />
         {ADMIN.requestButtons.approved}
       </span>
+      {open.paid && (
+        <span className="inline-flex items-center gap-1 rounded-full bg-emerald-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-emerald-300" data-testid="request-paid">
+          {ADMIN.requestButtons.paid}
+        </span>
+      )}
       <Button size="sm" onClick={() => act('deliver')} disabled={busy}>
         {busy ? ADMIN.requestButtons.busy : ADMIN.requestButtons.delivered}
       </Button>
-      <Button size="sm" variant="outline" onClick={() => act('undo')} disabled={busy}>
-        {ADMIN.requestButtons.undo}
-      </Button>
+      {/* A paid request stays approved (the server refuses the undo too). */}
+      {!open.paid && (
+        <Button size="sm" variant="outline" onClick={() => act('undo')} disabled={busy}>
+          {ADMIN.requestButtons.undo}
+        </Button>
+      )}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { ADMIN } from '../../../common/admin-messages';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';
-import { Field, Input, Textarea } from '../../ui/form-controls';
+import { Field, Input, NativeSelect, Textarea } from '../../ui/form-controls';
 
 const TYPES = ['video/mp4', 'video/quicktime', 'video/webm'];
 const CHUNK_BYTES = 8 * 1024 * 1024;
@@ -38,14 +38,24 @@ function messageOf(error: Error): string {
   }
 }
 
+/** A request a Not Yet Paid video can wait for: one not bought yet. */
+export interface UploadRequest {
+  id: string;
+  event: string;
+  status: string;
+  paid: boolean;
+}
+
 export function VideoUploadDialog({
   user,
   onClose,
 }: {
-  user: { id: string; name: string } | null;
+  user: { id: string; name: string; requests: UploadRequest[] } | null;
   onClose: () => void;
 }) {
   const [file, setFile] = useState<File | null>(null);
+  const [paidChoice, setPaidChoice] = useState<'true' | 'false'>('false');
+  const unpaid = user?.requests.filter((r) => !r.paid && r.status !== 'delivered') ?? [];
   const [errors, setErrors] = useState<{ title?: string; file?: string }>({});
   const [progress, setProgress] = useState<Progress | null>(null);
   const upload = useRef<tus.Upload | null>(null);
@@ -57,6 +67,7 @@ export function VideoUploadDialog({
       setFile(null);
       setErrors({});
       setProgress(null);
+      setPaidChoice('false');
     }
   }, [user]);
 
@@ -95,6 +106,7 @@ export function VideoUploadDialog({
         tournament: String(data.get('tournament') ?? ''),
         paid: String(paid),
         filename: file!.name,
+        ...(!paid && data.get('requestId') ? { requestId: String(data.get('requestId')) } : {}),
       },
       // The same file for the same athlete resumes; for another athlete it is a new upload.
       fingerprint: async (f) => ['giot-video', user.id, (f as File).name, (f as File).size, (f as File).lastModified].join('-'),
@@ -164,11 +176,31 @@ export function VideoUploadDialog({
                 ['true', ADMIN.video.paid],
               ].map(([value, label]) => (
                 <label key={value} className="flex cursor-pointer items-center gap-2 rounded-md border border-neutral-700 px-3 py-2.5 text-sm has-[:checked]:border-red-500">
-                  <input type="radio" name="paid" value={value} defaultChecked={value === 'false'} className="h-4 w-4 accent-red-600" />
+                  <input
+                    type="radio"
+                    name="paid"
+                    value={value}
+                    checked={paidChoice === value}
+                    onChange={() => setPaidChoice(value as 'true' | 'false')}
+                    className="h-4 w-4 accent-red-600"
+                  />
                   {label}
                 </label>
               ))}
             </div>
+            {paidChoice === 'false' && unpaid.length > 0 && (
+              <Field label={ADMIN.video.unlockedBy} hint={ADMIN.video.unlockedByHint}>
+                {/* One open request: it is the one. Several: the admin says which. */}
+                <NativeSelect name="requestId" defaultValue={unpaid.length === 1 ? unpaid[0]!.id : ''}>
+                  <option value="">{ADMIN.video.anyPurchase}</option>
+                  {unpaid.map((r) => (
+                    <option key={r.id} value={r.id}>
+                      {r.event}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </Field>
+            )}
           </fieldset>
           {progress && (
             <div aria-live="polite">

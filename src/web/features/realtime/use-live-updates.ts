@@ -10,7 +10,7 @@ const QUERIES_BY_TOPIC: Record<string, string[][]> = {
   user_videos: [['videos'], ['admin', 'users'], ['admin', 'jobs']],
   user_stills: [['stills'], ['admin', 'users']],
   user_profiles: [['profile'], ['admin', 'users']],
-  orders: [['orders'], ['admin', 'orders'], ['admin', 'stats']],
+  orders: [['orders'], ['requests'], ['admin', 'orders'], ['admin', 'stats'], ['admin', 'users']],
 };
 
 /**

@@ -31,3 +31,10 @@ export function useCheckPromo() {
     mutationFn: (code: string) => unwrap(api['promo-codes'].check.$post({ json: { code } })),
   });
 }
+
+/** Starts a checkout: the server prices it and answers the provider's page to go to. */
+export function useStartCheckout() {
+  return useMutation({
+    mutationFn: (input: { requestId: string; promoCode: string | null }) => unwrap(api.checkout.$post({ json: input })),
+  });
+}

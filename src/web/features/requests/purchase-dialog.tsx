@@ -1,79 +1,132 @@
-// Purchase Your Reel: shown when a request is ready_to_purchase. The price, a promo code
-// (checked on the server), and checkout, which the payments issue connects to the provider.
+// Purchase Your Reel: shown while an approved request is not paid for. The price, a promo code
+// (checked on the server), and Checkout, which sends the buyer to the payment provider's page.
+// The browser sends the request and the code; the server alone decides the price.
+import { BadgeCheck } from 'lucide-react';
 import { useState } from 'react';
 import { REEL_PRICE_CENTS } from '../../../common/constants';
-import { DASHBOARD, PROMO } from '../../../common/dashboard-messages';
-import { ApiRequestError } from '../../lib/api';
+import { CHECKOUT, DASHBOARD, PROMO } from '../../../common/dashboard-messages';
+import { AUTH_REQUIRED } from '../../../common/messages';
+import { ApiRequestError, isNetworkError } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Dialog, DialogContent } from '../../ui/dialog';
 import { Field, Input } from '../../ui/form-controls';
-import { useCheckPromo, useRequests } from './api';
+import { useCheckPromo, useRequests, useStartCheckout } from './api';
 
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+export const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const savingOf = (percent: number) => Math.round((REEL_PRICE_CENTS * percent) / 100);
+
+/** The spec's checkout errors, each with its own text. */
+function checkoutFailed(error: unknown) {
+  if (error instanceof ApiRequestError && error.status === 401) return notify.error(AUTH_REQUIRED);
+  // Nothing usable came back (offline, an unexpected failure): the spec's generic text.
+  if (!(error instanceof ApiRequestError) || isNetworkError(error) || (error.status >= 500 && error.code !== 'PROVIDER_ERROR')) {
+    return notify.error({ title: CHECKOUT.failedTitle, description: CHECKOUT.generic });
+  }
+  notify.error({ title: error.title ?? CHECKOUT.failedTitle, description: error.message || CHECKOUT.failedFallback });
+}
 
 export function PurchaseReel() {
   const requests = useRequests();
-  const ready = requests.data?.find((r) => r.status === 'ready_to_purchase');
+  const ready = requests.data?.find((r) => r.status === 'ready_to_purchase' && !r.paid);
+  const paid = requests.data?.find((r) => r.status === 'ready_to_purchase' && r.paid);
   const [open, setOpen] = useState(false);
   const [code, setCode] = useState('');
   const [applied, setApplied] = useState<{ code: string; discountPercent: number } | null>(null);
+  const [leaving, setLeaving] = useState(false);
   const check = useCheckPromo();
+  const start = useStartCheckout();
 
-  if (!ready) return null;
-  const discount = applied ? Math.round((REEL_PRICE_CENTS * applied.discountPercent) / 100) : 0;
-  const total = REEL_PRICE_CENTS - discount;
+  if (!ready) {
+    return paid ? (
+      <p className="flex items-center gap-2 rounded-lg border border-green-800 bg-green-950/40 px-4 py-3 text-sm text-green-200" data-testid="reel-paid">
+        <BadgeCheck className="h-5 w-5 shrink-0" aria-hidden="true" />
+        {CHECKOUT.paid}
+      </p>
+    ) : null;
+  }
+  const saving = applied ? savingOf(applied.discountPercent) : 0;
+  const total = REEL_PRICE_CENTS - saving;
 
   const apply = async () => {
     try {
       const promo = await check.mutateAsync(code);
       setApplied(promo);
-      notify.success({
-        title: PROMO.appliedTitle,
-        description: `You saved ${dollars(Math.round((REEL_PRICE_CENTS * promo.discountPercent) / 100))} (${promo.discountPercent}% off).`,
-      });
+      notify.success({ title: PROMO.appliedTitle, description: PROMO.applied(dollars(savingOf(promo.discountPercent)), promo.discountPercent) });
     } catch (error) {
+      setApplied(null);
       if (error instanceof ApiRequestError && error.code === 'INVALID_PROMO') notify.error(PROMO.invalid);
       else notify.error({ title: PROMO.invalid.title, description: PROMO.checkFailed });
     }
   };
+
+  const checkout = async () => {
+    try {
+      const { url } = await start.mutateAsync({ requestId: ready.id, promoCode: applied?.code ?? null });
+      if (!url) return notify.error({ title: CHECKOUT.failedTitle, description: CHECKOUT.noUrl });
+      setLeaving(true);
+      window.location.assign(url);
+    } catch (error) {
+      checkoutFailed(error);
+    }
+  };
+  const busy = start.isPending || leaving;
 
   return (
     <>
       <Button size="lg" onClick={() => setOpen(true)} className="w-full md:w-auto">
         {DASHBOARD.purchaseReel}
       </Button>
-      <Dialog open={open} onOpenChange={setOpen}>
+      <Dialog open={open} onOpenChange={(next) => !busy && setOpen(next)}>
         <DialogContent title={DASHBOARD.purchaseReel} description={ready.event}>
           <div className="rounded-lg border border-neutral-800 bg-neutral-950 p-4">
-            <p className="text-sm text-neutral-400">Personalised highlight reel</p>
-            <p className="mt-1 flex items-baseline gap-3">
-              {applied && <span className="text-lg text-neutral-400 line-through">{dollars(REEL_PRICE_CENTS)}</span>}
-              <span className="font-display text-4xl text-white" data-testid="price">{dollars(total)}</span>
+            <p className="text-sm text-neutral-300">Personalised highlight reel</p>
+            <p className="mt-1 flex flex-wrap items-baseline gap-x-3">
+              {applied && (
+                <span className="text-lg text-neutral-400 line-through" data-testid="list-price">
+                  <span className="sr-only">Was </span>
+                  {dollars(REEL_PRICE_CENTS)}
+                </span>
+              )}
+              <span className="font-display text-4xl text-white" data-testid="price">
+                {applied && <span className="sr-only">Now </span>}
+                {dollars(total)}
+              </span>
             </p>
-            <p className="mt-2 text-xs text-neutral-400">Delivered in 7-10 business days. Payments are non-refundable.</p>
+            {applied && (
+              <p className="mt-1 text-sm font-medium text-green-300" data-testid="saving">
+                {PROMO.appliedTitle}: {applied.code}. {PROMO.applied(dollars(saving), applied.discountPercent)}
+              </p>
+            )}
+            <p className="mt-2 text-xs text-neutral-300">{CHECKOUT.purchaseNote}</p>
           </div>
-          <div className="mt-4 flex items-end gap-2">
-            <Field label="Promo code" optional className="flex-1">
+          <form
+            className="mt-4 flex items-end gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (code.trim() && !check.isPending) void apply();
+            }}
+          >
+            <Field label={PROMO.label} optional className="flex-1">
               <Input
                 value={code}
+                autoCapitalize="characters"
+                autoComplete="off"
+                spellCheck={false}
+                maxLength={64}
                 onChange={(e) => {
                   setCode(e.target.value);
                   setApplied(null);
                 }}
               />
             </Field>
-            <Button variant="outline" onClick={apply} disabled={!code.trim() || check.isPending}>
-              Apply
+            <Button type="submit" variant="outline" disabled={!code.trim() || check.isPending || busy}>
+              {PROMO.apply}
             </Button>
-          </div>
-          {/* Online payment arrives with the payments issue; until then the team takes payment directly. */}
-          <Button size="lg" className="mt-6 w-full" disabled>
-            Checkout
+          </form>
+          <Button size="lg" className="mt-6 w-full" onClick={checkout} disabled={busy}>
+            {busy ? CHECKOUT.redirecting : CHECKOUT.checkout}
           </Button>
-          <p className="mt-2 text-center text-xs text-neutral-400">
-            Online checkout is not open yet. Contact us and we will complete your order.
-          </p>
         </DialogContent>
       </Dialog>
     </>

@@ -101,7 +101,7 @@ export function RequestForm() {
           {openRequest && (
             <p className="text-sm text-neutral-300" data-testid="open-request">
               Your request for <span className="text-white">{openRequest.event}</span> is{' '}
-              {openRequest.status === 'pending' ? 'with our team.' : 'ready to purchase.'}
+              {openRequest.status === 'pending' ? 'with our team.' : openRequest.paid ? 'paid: your reel is on its way.' : 'ready to purchase.'}
             </p>
           )}
         </form>

@@ -1,0 +1,146 @@
+// Buying a reel end to end in Chromium with the built-in test checkout (issue 9): an approved
+// request, Purchase Your Reel, a promo code, the checkout page, a declined card, a test card, and
+// back on the dashboard with the order confirmed by the checkout's signed callback, the video
+// unlocked and downloadable, and the receipt in the outbox. The cancel path too.
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CHECKOUT, DASHBOARD, PROMO } from '../../src/common/dashboard-messages';
+import { highlightRequests, promoCodes, userVideos } from '../../src/server/db/schema';
+import { expectAccessible } from './a11y';
+import { launchBrowser, mailLink, newPage, shot, startSeededProduct, type Product } from './support';
+
+let product: Product;
+let browser: Browser;
+
+/** What the admin would have done: approved the request and uploaded a Not Yet Paid reel for it. */
+const seed: Parameters<typeof startSeededProduct>[1] = async ({ db, storage, userId }) => {
+  const [request] = await db
+    .insert(highlightRequests)
+    .values({ userId, status: 'ready_to_purchase', eventId: 'chicago-3v3-2024', event: 'Chicago 3v3 (Chicago, IL, Nov 9)', games: [] })
+    .returning();
+  const videoId = '44444444-4444-4444-8444-444444444444';
+  const key = `user-videos/${userId}/${videoId}.mp4`;
+  await storage.put(key, fs.readFileSync('public/hero/desktop.mp4'), 'video/mp4');
+  await db.insert(userVideos).values({
+    id: videoId,
+    userId,
+    videoTitle: 'Chicago Highlight Reel',
+    videoUrl: key,
+    isVisible: false,
+    isPaid: false,
+    requestId: request!.id,
+    width: 1280,
+    height: 720,
+  });
+  await db.insert(promoCodes).values({ code: 'SPRING20', discountPercent: 20 });
+};
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** Screenshots at 1280 px and at a 390 px phone width. */
+async function shots(page: Page, name: string) {
+  await shot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  await shot(page, `${name}-390`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+it('buys a reel with a promo code and the test checkout; a declined card and a cancelled checkout change nothing', async () => {
+  const started = await startSeededProduct('Jordan Lee', seed);
+  product = started.product;
+  const { email, link } = started;
+
+  const { page, errors } = await newPage(browser);
+  await page.goto(link);
+  await page.waitForURL('**/dashboard');
+  const reels = page.locator('section', { has: page.getByRole('heading', { name: DASHBOARD.cards.reels }) });
+  await reels.waitFor();
+  expect(await reels.getByText('Chicago Highlight Reel').count()).toBe(0);
+
+  // Checkout, then back out on the provider's page: "Checkout Cancelled", nothing paid.
+  await page.getByRole('button', { name: DASHBOARD.purchaseReel }).click();
+  let dialog = page.getByRole('dialog', { name: DASHBOARD.purchaseReel });
+  expect(await dialog.getByTestId('price').textContent()).toBe('$150.00');
+  await dialog.getByRole('button', { name: CHECKOUT.checkout }).click();
+  await page.waitForURL(/\/checkout\/local\/cs_local_/);
+  await page.getByRole('link', { name: /Cancel and return/ }).click();
+  await page.waitForURL('**/dashboard');
+  await page.getByText(CHECKOUT.cancel.title).waitFor();
+  await page.getByText(CHECKOUT.cancel.description).waitFor();
+  await expect.poll(() => new URL(page.url()).search).toBe('');
+  expect(await page.getByTestId('order-summary').count()).toBe(0);
+  expect(await reels.getByText('Chicago Highlight Reel').count()).toBe(0);
+
+  // The dialog with a promo code typed in another case.
+  await page.getByRole('button', { name: DASHBOARD.purchaseReel }).click();
+  dialog = page.getByRole('dialog', { name: DASHBOARD.purchaseReel });
+  await dialog.getByLabel('Promo code').fill('spring20');
+  await dialog.getByRole('button', { name: PROMO.apply }).click();
+  await page.getByText(PROMO.applied('$30.00', 20)).first().waitFor();
+  expect(await dialog.getByTestId('price').textContent()).toBe('Now $120.00');
+  expect(await dialog.getByTestId('list-price').textContent()).toBe('Was $150.00');
+  await dialog.getByTestId('saving').waitFor();
+  await page.waitForTimeout(300);
+  await shots(page, 'purchase-01-dialog');
+  await expectAccessible(page, 'purchase dialog with a promo code');
+  // Typing again resets the applied code.
+  await dialog.getByLabel('Promo code').fill('spring2');
+  expect(await dialog.getByTestId('price').textContent()).toBe('$150.00');
+  await dialog.getByLabel('Promo code').fill('SPRING20');
+  await dialog.getByRole('button', { name: PROMO.apply }).click();
+  await expect.poll(() => dialog.getByTestId('price').textContent()).toBe('Now $120.00');
+  await dialog.getByRole('button', { name: CHECKOUT.checkout }).click();
+
+  // The test checkout's page.
+  await page.waitForURL(/\/checkout\/local\/cs_local_[a-f0-9]+$/);
+  await page.getByText('$120.00').first().waitFor();
+  await page.getByText('TEST MODE', { exact: false }).waitFor();
+  await shots(page, 'purchase-02-checkout');
+  await expectAccessible(page, 'test checkout');
+
+  // The declined card: the page says so, and stays.
+  await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await page.getByLabel('Expiration (MM / YY)').fill('12 / 34');
+  await page.getByLabel('Security code (CVC)').fill('123');
+  await page.getByLabel('Name on card').fill('Jordan Lee');
+  await page.getByRole('button', { name: 'Pay $120.00' }).click();
+  await page.getByRole('alert').getByText('Your card was declined. Try a different card.').waitFor();
+  await shots(page, 'purchase-03-declined');
+  await expectAccessible(page, 'test checkout with a declined card');
+
+  // The test card: back on the dashboard; the order is confirmed by the callback.
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Security code (CVC)').fill('123');
+  await page.getByRole('button', { name: 'Pay $120.00' }).click();
+  await page.waitForURL('**/dashboard**');
+  await page.getByText(CHECKOUT.success.title).waitFor();
+  await page.getByText(CHECKOUT.success.description).waitFor();
+  const summary = page.getByTestId('order-summary');
+  await expect.poll(() => summary.getAttribute('data-status')).toBe('completed');
+  expect(await summary.getByTestId('order-total').textContent()).toBe('$120.00');
+  await summary.getByText(CHECKOUT.order.testPayment).waitFor();
+  await expect.poll(() => new URL(page.url()).search).toBe('');
+
+  // The reel is unlocked, plays and downloads; the purchase button has become the paid note.
+  await reels.getByText('Chicago Highlight Reel').waitFor();
+  await page.getByTestId('reel-paid').waitFor();
+  expect(await page.getByRole('button', { name: DASHBOARD.purchaseReel }).count()).toBe(0);
+  await page.waitForTimeout(500);
+  await shots(page, 'purchase-04-paid-dashboard');
+  await expectAccessible(page, 'dashboard after payment');
+  const [download] = await Promise.all([page.waitForEvent('download'), reels.getByRole('button', { name: 'Download' }).first().click()]);
+  expect(download.suggestedFilename()).toBe('Chicago Highlight Reel.mp4');
+
+  // The receipt is in the outbox, with a link back to the dashboard.
+  expect(await mailLink(product, email, 'order is confirmed')).toBe(`${product.url}/dashboard`);
+
+  expect(errors).toEqual([]);
+});
