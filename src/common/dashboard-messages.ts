@@ -119,3 +119,25 @@ export const TUTORIAL = {
   /** What each step offers to do at once. */
   actions: ['Add a photo', 'Edit Profile'],
 } as const;
+
+/** Face matching: the consent next to the headshot, and the reference photo checks. */
+export const FACE_MATCHING = {
+  title: 'Find my athlete by face',
+  explanation:
+    'With your permission we compare the face on your athlete\'s headshot and reference photos with the game footage of the events you request, to find the moments they appear. The face data stays on our servers, is used for nothing else, and is deleted when you turn this off or delete the account. The face index of the game footage is deleted 90 days after it is made.',
+  consentLabel: 'I agree to face matching for my athlete',
+  on: 'Face matching is on.',
+  off: 'Face matching is off: we will not look for your athlete in the footage.',
+  withdrawn: 'Face matching is off and your athlete\'s face data has been deleted.',
+  referencesTitle: 'Reference photos',
+  referencesHelp: 'Up to 5 more clear photos of your athlete\'s face help us find them from every angle.',
+  addReference: 'Add a reference photo',
+  referenceAdded: 'Reference photo added.',
+  referenceRemoved: 'Reference photo removed.',
+  consentRequired: 'Turn on face matching first.',
+  noFace: 'We could not find a face in this photo. Please choose a photo where your athlete\'s face is clearly visible.',
+  severalFaces: 'This photo shows more than one face. Please choose a photo of your athlete alone.',
+  tooSmallOrBlurred: 'The face in this photo is too small or blurred to match. Please choose a closer, sharper photo.',
+  tooMany: 'You can add up to 5 reference photos. Remove one to add another.',
+  headshotUnusable: 'We could not use the headshot for face matching. Add a reference photo with a clear face.',
+} as const;

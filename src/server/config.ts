@@ -1,6 +1,7 @@
 // Configuration, read once from the environment. Every variable is listed in the README.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,6 +25,8 @@ export interface Config {
   heroDir: string;
   /** Multiply every rate limit by this (tests use small windows; never 0). */
   rateLimitScale: number;
+  /** Face index and footage (faces/): see the README's environment table. */
+  faces: FaceSettings;
   logMailLinks: boolean;
   /** The pause before a failed mail is retried the first time, in seconds (then doubling). */
   mailRetryDelaySeconds: number;
@@ -113,6 +116,33 @@ function loadSecret(dataDir: string): string {
   return secret;
 }
 
+export interface FaceSettings {
+  /** Frames sampled per second of footage (FACE_INDEX_FPS). */
+  sampleFps: number;
+  /** The fast detector's input size (FACE_DETECT_SIZE, a multiple of 32). */
+  detectInputSize: number;
+  /** Days a footage file's face index is kept (FACE_INDEX_RETENTION_DAYS). */
+  retentionDays: number;
+  /** Largest footage file, bytes (FOOTAGE_MAX_GB). */
+  footageMaxBytes: number;
+  /** Face worker threads in this process (FACE_WORKERS). */
+  workers: number;
+}
+
+function loadFaceSettings(env: NodeJS.ProcessEnv): FaceSettings {
+  const positive = (value: string | undefined, fallback: number) => {
+    const n = Number(value);
+    return Number.isFinite(n) && n > 0 ? n : fallback;
+  };
+  return {
+    sampleFps: Math.min(10, positive(env.FACE_INDEX_FPS, 2)),
+    detectInputSize: Math.round(Math.min(1600, positive(env.FACE_DETECT_SIZE, 960)) / 32) * 32,
+    retentionDays: positive(env.FACE_INDEX_RETENTION_DAYS, 90),
+    footageMaxBytes: Math.round(positive(env.FOOTAGE_MAX_GB, 20) * 1024 ** 3),
+    workers: Math.round(positive(env.FACE_WORKERS, Math.min(2, os.availableParallelism()))),
+  };
+}
+
 export function loadConfig(overrides: Partial<Config> = {}): Config {
   const env = process.env;
   const port = overrides.port ?? Number(env.PORT ?? 3000);
@@ -135,6 +165,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     jobHeartbeatSeconds: Math.max(1, Number(env.JOB_HEARTBEAT_SECONDS ?? 10) || 10),
     s3: loadS3(env),
     payments: overrides.payments ?? loadPayments(env),
+    faces: loadFaceSettings(env),
     ...overrides,
   };
 }

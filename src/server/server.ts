@@ -12,6 +12,7 @@ import { RateLimiter } from './http/rate-limit';
 import { startAdminChannel } from './admin/channel';
 import { startWorker, stopWorker } from './jobs/worker';
 import { JobQueue } from './jobs/queue';
+import { createFacePool } from './faces/pool';
 import { createMailer, createMailTransport } from './mail/mailer';
 import { createPaymentProvider } from './payments/providers';
 import { createEventBus } from './realtime/bus';
@@ -45,7 +46,8 @@ export async function buildDeps(config: Config, opts: { database?: Database } = 
   const auth = createAuth({ config, db, mailer });
   const bus = await createEventBus(database);
   const payments = createPaymentProvider({ config, db, jobs });
-  return { config, database, db, jobs, mailer, mailTransport, storage, auth, bus, payments, limiter: new RateLimiter(db, config.rateLimitScale) };
+  const faces = createFacePool(config.faces.workers);
+  return { config, database, db, jobs, mailer, mailTransport, storage, auth, bus, payments, faces, limiter: new RateLimiter(db, config.rateLimitScale) };
 }
 
 export async function startServer(config: Config, opts: { database?: Database; adminChannel?: boolean } = {}): Promise<RunningServer> {
@@ -67,6 +69,7 @@ export async function startServer(config: Config, opts: { database?: Database; a
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await closeChannel?.();
       await stopWorker(deps);
+      await deps.faces.close();
       await deps.bus.close();
       await deps.database.close();
     },

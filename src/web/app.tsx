@@ -25,6 +25,8 @@ const AdminPortalPage = page(() => import('./routes/admin'));
 const AdminUsersPage = page(() => import('./routes/admin-users'));
 const AdminOrdersPage = page(() => import('./routes/admin-orders'));
 const AdminWaitingListPage = page(() => import('./routes/admin-waiting-list'));
+const AdminFootagePage = page(() => import('./routes/admin-footage'));
+const AdminRequestClipsPage = page(() => import('./routes/admin-request-clips'));
 
 /** A new page starts at the top; going back keeps the browser's own scroll position. */
 function ScrollToTop() {
@@ -64,6 +66,8 @@ export function AppRoutes() {
           <Route path="users" element={<AdminUsersPage />} />
           <Route path="orders" element={<AdminOrdersPage />} />
           <Route path="waiting-list" element={<AdminWaitingListPage />} />
+          <Route path="footage" element={<AdminFootagePage />} />
+          <Route path="requests/:id" element={<AdminRequestClipsPage />} />
         </Route>
       </Routes>
     </Suspense>

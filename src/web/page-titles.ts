@@ -18,6 +18,8 @@ export const PAGE_TITLES = {
   '/admin/users': 'Users · Admin',
   '/admin/orders': 'Orders · Admin',
   '/admin/waiting-list': 'Waiting list · Admin',
+  '/admin/footage': 'Footage · Admin',
+  '/admin/requests': 'Proposed clips · Admin',
   notFound: 'Page not found',
 } as const;
 

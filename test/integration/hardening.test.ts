@@ -105,17 +105,21 @@ describe('threat 2: request bodies are limited before they are read', () => {
   it('each upload route refuses a body over its own limit from the headers alone', async () => {
     const uploads = mutatingApiRoutes().filter((r) => isUploadRoute(r.method, r.path));
     expect(uploads.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'PATCH /api/admin/footage-uploads/00000000-0000-4000-8000-000000000000',
       'PATCH /api/admin/uploads/00000000-0000-4000-8000-000000000000',
       'POST /api/account/register',
+      'POST /api/admin/footage-uploads',
       'POST /api/admin/uploads',
       'POST /api/admin/users/00000000-0000-4000-8000-000000000000/stills',
       'POST /api/profile/avatar',
       'POST /api/profile/banner',
+      'POST /api/profile/reference-photos',
       'PUT /api/videos/00000000-0000-4000-8000-000000000000/thumbnail',
     ]);
     const admin = await createVerifiedUser(app, { fullName: 'Limit Admin' });
     await app.db.insert(admins).values({ userId: admin.userId });
-    for (const route of uploads.filter((r) => r.method !== 'PATCH' && r.path !== '/api/admin/uploads')) {
+    const tusRoutes = ['/api/admin/uploads', '/api/admin/footage-uploads'];
+    for (const route of uploads.filter((r) => r.method !== 'PATCH' && !tusRoutes.includes(r.path))) {
       const res = await sendBody(route.path, {
         method: route.method,
         declaredBytes: 600 * 1024 * 1024,
@@ -131,6 +135,13 @@ describe('threat 2: request bodies are limited before they are read', () => {
       headers: { 'tus-resumable': '1.0.0', 'upload-length': String(500 * 1024 * 1024 + 1) },
     });
     expect(tus.status).toBe(413);
+    // Footage has its own, larger limit (FOOTAGE_MAX_GB), checked the same way.
+    const footage = await app.fetch('/api/admin/footage-uploads', {
+      method: 'POST',
+      cookie: admin.cookie,
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': String(app.server.deps.config.faces.footageMaxBytes + 1) },
+    });
+    expect(footage.status).toBe(413);
   });
 });
 

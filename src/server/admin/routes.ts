@@ -1,6 +1,8 @@
 // /api/admin: only for active admins (requireAdmin: 401 for visitors, 403 for everyone else,
 // and for an admin who is viewing the site as a user). Thin: each route checks its input and
 // calls the service of the domain it touches.
+import { footageRoutes } from '../footage/routes';
+import { createFootageUploads } from '../footage/uploads';
 import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -33,6 +35,7 @@ const pageSchema = z.coerce.number().int().min(1).max(10_000).catch(1);
 
 export function adminRoutes(deps: AppDeps) {
   const uploads = createVideoUploads(deps);
+  const footageUploads = createFootageUploads(deps);
   const transition = (move: RequestTransition) => async (c: Context<ViewerEnv>) => {
     try {
       const row = await transitionRequest(deps, c.req.param('id') ?? '', move, c.var.viewer.userId);
@@ -139,6 +142,9 @@ export function adminRoutes(deps: AppDeps) {
         return c.json({ retried: true });
       })
       // Resumable video uploads (tus): create, continue, check, cancel.
+      .all('/footage-uploads', (c) => footageUploads.handle(c))
+      .all('/footage-uploads/:id', (c) => footageUploads.handle(c))
+      .route('/', footageRoutes(deps))
       .all('/uploads', (c) => uploads.handle(c))
       .all('/uploads/:id', (c) => uploads.handle(c))
   );

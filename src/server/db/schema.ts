@@ -2,8 +2,11 @@
 // verification); the rest are the product's entities from the spec, section 3.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
+  bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -19,6 +22,11 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+/** Raw bytes: face embeddings (Float32, little-endian) and small JPEG thumbnails. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
 
 // ---- better-auth ---------------------------------------------------------------------------
 
@@ -126,6 +134,8 @@ export const userProfiles = pgTable(
     /** When a parent or guardian agreed to the terms (registration of an athlete under 18). */
     guardianConsentAt: timestamp('guardian_consent_at', { withTimezone: true }),
     tutorialCompletedAt: timestamp('tutorial_completed_at', { withTimezone: true }),
+    /** When the account holder agreed to face matching; null: the athlete is never searched for. */
+    faceMatchConsentAt: timestamp('face_match_consent_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -173,6 +183,10 @@ export const eventGames = pgTable(
       .references(() => events.id, { onDelete: 'cascade' }),
     label: text('label').notNull(),
     position: integer('position').notNull(),
+    court: text('court'),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    /** Archived games keep their footage and requests but take no new ones. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
   },
   (t) => [index('event_games_event_idx').on(t.eventId, t.position)],
 );
@@ -199,6 +213,11 @@ export const highlightRequests = pgTable(
     updatedAt: updatedAt(),
     adminAcknowledgedAt: timestamp('admin_acknowledged_at', { withTimezone: true }),
     adminAcknowledgedBy: text('admin_acknowledged_by').references(() => user.id, { onDelete: 'set null' }),
+    /** Face matching of this request: null (never run), matching, ready, no_consent, no_reference, failed. */
+    matchingState: text('matching_state'),
+    matchedAt: timestamp('matched_at', { withTimezone: true }),
+    /** Another athlete of the event has a reference closer than the match threshold. */
+    lookalike: boolean('lookalike').notNull().default(false),
   },
   (t) => [
     index('highlight_requests_user_idx').on(t.userId, t.createdAt),
@@ -435,3 +454,133 @@ export const rateLimitHits = pgTable('rate_limit_hits', {
   count: integer('count').notNull(),
   resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
 });
+
+// ---- footage and the face index ------------------------------------------------------------
+
+/** Game footage: one file per game and camera, indexed once for faces. */
+export const footage = pgTable(
+  'footage',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => eventGames.id, { onDelete: 'cascade' }),
+    camera: text('camera').notNull(),
+    originalName: text('original_name'),
+    sourceKey: text('source_key').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    durationSeconds: real('duration_seconds'),
+    width: integer('width'),
+    height: integer('height'),
+    fps: real('fps'),
+    /** queued, indexing, indexed, failed or purged (the retention period ended). */
+    indexState: text('index_state').notNull().default('queued'),
+    indexProgress: integer('index_progress').notNull().default(0),
+    indexError: text('index_error'),
+    indexedAt: timestamp('indexed_at', { withTimezone: true }),
+    /** Frames sampled per second for the index it holds. */
+    sampleFps: real('sample_fps'),
+    /** Seconds each stage took in the last indexing run (decode, detect, embed, store). */
+    indexStats: jsonb('index_stats').$type<Record<string, number>>(),
+    uploadedBy: text('uploaded_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('footage_game_idx').on(t.gameId, t.camera), index('footage_event_idx').on(t.eventId)],
+);
+
+/** One person's continuous presence in one footage file, with its best frame. */
+export const faceTracks = pgTable(
+  'face_tracks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    footageId: uuid('footage_id')
+      .notNull()
+      .references(() => footage.id, { onDelete: 'cascade' }),
+    startS: real('start_s').notNull(),
+    endS: real('end_s').notNull(),
+    bestS: real('best_s').notNull(),
+    /** The best frame's face box, in source pixels. */
+    box: jsonb('box').$type<{ x: number; y: number; w: number; h: number }>().notNull(),
+    faceHeight: integer('face_height').notNull(),
+    score: real('score').notNull(),
+    quality: real('quality').notNull(),
+    /** 1 to 5 descriptors of 128 Float32 values, back to back; empty when every face was too small. */
+    embeddings: bytea('embeddings').notNull(),
+    /** A small JPEG of the best face, for the admin's review only. */
+    thumbnail: bytea('thumbnail'),
+  },
+  (t) => [index('face_tracks_footage_idx').on(t.footageId)],
+);
+
+/** Every sampled face of a track: where the social cut's crop has to follow it. */
+export const faceDetections = pgTable(
+  'face_detections',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    trackId: uuid('track_id')
+      .notNull()
+      .references(() => faceTracks.id, { onDelete: 'cascade' }),
+    t: real('t').notNull(),
+    x: integer('x').notNull(),
+    y: integer('y').notNull(),
+    w: integer('w').notNull(),
+    h: integer('h').notNull(),
+    score: real('score').notNull(),
+    quality: real('quality').notNull(),
+  },
+  (t) => [index('face_detections_track_idx').on(t.trackId, t.t)],
+);
+
+/** The faces an athlete is found by: the headshot and up to 5 more photos. */
+export const athleteReferences = pgTable(
+  'athlete_references',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** headshot (the profile's avatar) or photo (one of the extra reference photos). */
+    source: text('source').notNull(),
+    /** The extra photo in storage; null for the headshot, which the profile holds. */
+    photoKey: text('photo_key'),
+    /** Kept only while the account holder agrees to face matching. */
+    embedding: bytea('embedding'),
+    faceHeight: integer('face_height').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('athlete_references_user_idx').on(t.userId)],
+);
+
+/** A proposed clip of a request: where the athlete was found, for the admin's review. */
+export const appearances = pgTable(
+  'appearances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => highlightRequests.id, { onDelete: 'cascade' }),
+    footageId: uuid('footage_id')
+      .notNull()
+      .references(() => footage.id, { onDelete: 'cascade' }),
+    gameId: text('game_id').notNull(),
+    camera: text('camera').notNull(),
+    startS: real('start_s').notNull(),
+    endS: real('end_s').notNull(),
+    /** 0-1, from the closest face distance. */
+    confidence: real('confidence').notNull(),
+    distance: real('distance').notNull(),
+    faceHeight: integer('face_height').notNull(),
+    /** Near the threshold: for the admin to decide, never silently kept or dropped. */
+    unsure: boolean('unsure').notNull().default(false),
+    /** The face is about as close to another athlete of the event. */
+    lookalike: boolean('lookalike').notNull().default(false),
+    /** The track whose best frame is the thumbnail. */
+    trackId: uuid('track_id').references(() => faceTracks.id, { onDelete: 'set null' }),
+    rank: integer('rank').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('appearances_request_idx').on(t.requestId, t.rank)],
+);

@@ -17,6 +17,9 @@ export const UPLOAD_ROUTES: ReadonlyArray<{ method: string; path: RegExp }> = [
   // tus: the upload's size limit is checked from its Upload-Length before a byte is stored.
   { method: 'POST', path: /^\/api\/admin\/uploads$/ },
   { method: 'PATCH', path: /^\/api\/admin\/uploads\/[^/]+$/ },
+  { method: 'POST', path: /^\/api\/admin\/footage-uploads$/ },
+  { method: 'PATCH', path: /^\/api\/admin\/footage-uploads\/[^/]+$/ },
+  { method: 'POST', path: /^\/api\/profile\/reference-photos$/ },
 ];
 
 export function isUploadRoute(method: string, pathname: string): boolean {

@@ -5,6 +5,7 @@ import type { Database, Db } from '../db/client';
 import type { JobQueue } from '../jobs/queue';
 import type { Mailer, MailTransport } from '../mail/mailer';
 import type { PaymentProvider } from '../payments/provider';
+import type { FacePool } from '../faces/pool';
 import type { EventBus } from '../realtime/bus';
 import type { Storage } from '../storage/storage';
 import type { RateLimiter } from './rate-limit';
@@ -22,4 +23,6 @@ export interface AppDeps {
   bus: EventBus;
   /** Who takes payments (payments/provider.ts). */
   payments: PaymentProvider;
+  /** Face worker threads (faces/pool.ts), started on first use. */
+  faces: FacePool;
 }

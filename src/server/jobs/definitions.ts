@@ -36,6 +36,16 @@ export const JOB_TYPES = {
     payload: z.object({ sessionId: z.string().min(1).max(200) }),
     queue: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 5 * 60 },
   },
+  /** A footage file becomes its face index (faces/indexing.ts). */
+  'faces.index-footage': {
+    payload: z.object({ footageId: z.string().uuid() }),
+    queue: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 12 * HOUR },
+  },
+  /** An approved request's athlete is looked for in its indexed footage (faces/matching.ts). */
+  'faces.match-request': {
+    payload: z.object({ requestId: z.string().uuid() }),
+    queue: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 10 * 60 },
+  },
 } as const;
 
 export type JobType = keyof typeof JOB_TYPES;

@@ -1,6 +1,8 @@
 // The handler of every job type, each from its own domain folder. The queue refuses to work
 // unless this names exactly one handler per declared type (definitions.ts).
 import type { AppDeps } from '../http/deps';
+import { indexFootage } from '../faces/indexing';
+import { matchRequestJob } from '../faces/matching';
 import { deliverMail } from '../mail/jobs';
 import { createLocalProvider, deliverLocalEvent, expireLocalSession } from '../payments/local-provider';
 import { processVideo } from '../videos/processing';
@@ -12,5 +14,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     'media.process-video': processVideo(deps),
     'payments.local-deliver-event': deliverLocalEvent(deps),
     'payments.local-expire': expireLocalSession(createLocalProvider(deps)),
+    'faces.index-footage': indexFootage(deps),
+    'faces.match-request': matchRequestJob(deps),
   };
 }

@@ -1,6 +1,8 @@
 // Running the background jobs: inside the server (`npm start`) or alone (`npm run worker`). Also
-// the periodic check that puts back on the queue any work whose job was never stored.
+// the periodic check that puts back on the queue any work whose job was never stored, and the
+// purge of face indexes past their retention period.
 import type { AppDeps } from '../http/deps';
+import { purgeExpiredIndexes } from '../faces/indexing';
 import { createLocalProvider } from '../payments/local-provider';
 import { requeueStuckVideos } from '../videos/processing';
 import { jobHandlers } from './handlers';
@@ -12,7 +14,7 @@ export async function startWorker(deps: AppDeps): Promise<void> {
   await deps.jobs.work(jobHandlers(deps));
   const localCheckout = createLocalProvider(deps);
   const recover = () =>
-    Promise.all([requeueStuckVideos(deps), localCheckout.resumeDeliveries()]).catch((error: Error) =>
+    Promise.all([requeueStuckVideos(deps), localCheckout.resumeDeliveries(), purgeExpiredIndexes(deps)]).catch((error: Error) =>
       console.error('[jobs] recovery check failed:', error.message),
     );
   void recover();

@@ -17,7 +17,7 @@ export function mediaRoutes(deps: AppDeps) {
     const parsed = parseKey(key);
     const viewer = c.var.viewer;
     // Someone else's file answers exactly like a missing one.
-    if (!parsed || !isValidKey(key) || parsed.bucket === 'user-videos' || (!viewer.isAdmin && parsed.userId !== viewer.userId)) {
+    if (!parsed || !isValidKey(key) || parsed.bucket === 'user-videos' || parsed.bucket === 'game-footage' || (!viewer.isAdmin && parsed.userId !== viewer.userId)) {
       return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
     }
     if (parsed.bucket === 'video-thumbnails' && !viewer.isAdmin) {

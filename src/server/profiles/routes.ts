@@ -3,13 +3,23 @@
 import { Hono } from 'hono';
 import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES } from '../../common/constants';
 import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../common/messages';
-import { FILE_TOO_LARGE_10MB, PROFILE } from '../../common/dashboard-messages';
+import { FACE_MATCHING, FILE_TOO_LARGE_10MB, PROFILE } from '../../common/dashboard-messages';
 import { firstIssue, profileEditSchema } from '../../common/schemas';
 import { supportVisits } from '../audit/log';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { fileField, imageRejection, readForm, uploadLimit } from '../http/uploads';
+import {
+  addReferencePhoto,
+  hasHeadshotReference,
+  listReferencePhotos,
+  REFERENCE_MAX_BYTES,
+  ReferenceRejected,
+  refreshHeadshotReference,
+  removeReferencePhoto,
+  setFaceMatchingConsent,
+} from '../faces/references';
 import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
 
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -50,10 +60,44 @@ export function profileRoutes(deps: AppDeps) {
       if (!form || !avatar) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
       try {
         const row = await saveAvatar(deps, c.var.viewer.userId, avatar, await fileField(form, 'original'));
+        // A new headshot is a new reference face, when face matching is on.
+        if (row?.faceMatchConsentAt) await refreshHeadshotReference(deps, c.var.viewer.userId);
         return row ? c.json(toProfileDto(row)) : notFound(c);
       } catch (error) {
         return imageRejection(c, error, FILE_TOO_LARGE_5MB);
       }
+    })
+    .get('/face-matching', async (c) => {
+      const row = await getProfile(deps.db, c.var.viewer.userId);
+      if (!row) return notFound(c);
+      c.header('Cache-Control', 'no-store');
+      return c.json({
+        consent: Boolean(row.faceMatchConsentAt),
+        consentAt: row.faceMatchConsentAt?.toISOString() ?? null,
+        headshotUsable: await hasHeadshotReference(deps, c.var.viewer.userId),
+        photos: await listReferencePhotos(deps, c.var.viewer.userId),
+      });
+    })
+    .put('/face-matching', async (c) => {
+      const body = (await c.req.json().catch(() => null)) as { consent?: unknown } | null;
+      if (typeof body?.consent !== 'boolean') return apiError(c, 400, 'VALIDATION_ERROR', FACE_MATCHING.consentLabel);
+      return c.json(await setFaceMatchingConsent(deps, c.var.viewer.userId, body.consent));
+    })
+    .post('/reference-photos', uploadLimit(REFERENCE_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_10MB), async (c) => {
+      const form = await readForm(c);
+      const photo = form ? await fileField(form, 'photo') : null;
+      if (!photo) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
+      try {
+        return c.json(await addReferencePhoto(deps, c.var.viewer.userId, photo), 201);
+      } catch (error) {
+        if (error instanceof ReferenceRejected) return apiError(c, error.code === 'CONSENT_REQUIRED' || error.code === 'TOO_MANY' ? 409 : 422, error.code, error.message);
+        return imageRejection(c, error, FILE_TOO_LARGE_10MB);
+      }
+    })
+    .delete('/reference-photos/:id', async (c) => {
+      const id = c.req.param('id');
+      const removed = /^[0-9a-f-]{36}$/i.test(id) && (await removeReferencePhoto(deps, c.var.viewer.userId, id));
+      return removed ? c.json({ id }) : apiError(c, 404, 'NOT_FOUND', 'Not found');
     })
     .post('/banner', uploadLimit(BANNER_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_10MB), async (c) => {
       const form = await readForm(c);

@@ -10,6 +10,7 @@ import { highlightRequests, orders, userProfiles } from '../db/schema';
 import { listActiveEvents } from '../events/routes';
 import type { Mailer } from '../mail/mailer';
 import { highlightRequestMail } from '../mail/templates';
+import type { JobQueue } from '../jobs/queue';
 import type { EventBus } from '../realtime/bus';
 
 export class RequestRejected extends Error {
@@ -123,7 +124,7 @@ export class TransitionRefused extends Error {
 }
 
 export async function transitionRequest(
-  deps: { db: Db; bus: EventBus },
+  deps: { db: Db; bus: EventBus; jobs: JobQueue },
   requestId: string,
   move: RequestTransition,
   adminId: string,
@@ -159,5 +160,7 @@ export async function transitionRequest(
   }
   await audit(deps.db, { actorId: adminId, action: `request.${move}`, subjectUserId: row.userId, details: { requestId, from, to } });
   await deps.bus.publish({ topic: 'highlight_requests', userId: row.userId, action: 'update', id: row.id });
+  // Approval starts the search for the athlete in the event's footage (faces/matching.ts).
+  if (move === 'acknowledge') await deps.jobs.send('faces.match-request', { requestId: row.id });
   return row;
 }

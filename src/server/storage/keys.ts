@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 
 const tag = () => `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
 
-export const BUCKETS = ['profile-photos', 'avatars', 'profile-banners', 'video-thumbnails', 'user-videos', 'user-stills'] as const;
+export const BUCKETS = ['profile-photos', 'avatars', 'profile-banners', 'video-thumbnails', 'user-videos', 'user-stills', 'game-footage'] as const;
 export type Bucket = (typeof BUCKETS)[number];
 
 export const storageKeys = {
@@ -20,6 +20,10 @@ export const storageKeys = {
   /** The frame processing picks; fixed, so a re-run replaces it instead of leaving another. */
   videoAutoThumbnail: (userId: string, videoId: string) => `video-thumbnails/${userId}/${videoId}-auto.jpg`,
   still: (userId: string, ext: string) => `user-stills/${userId}/still-${tag()}.${ext}`,
+  /** An extra face photo the athlete is found by (faces/references.ts). */
+  referencePhoto: (userId: string) => `profile-photos/${userId}/reference-${tag()}.jpg`,
+  /** Game footage: never served through /api/media (media/routes.ts refuses the bucket). */
+  footage: (eventId: string, footageId: string) => `game-footage/${eventId}/${footageId}.source`,
 };
 
 /** The bucket and owner of a key, or null when it is not one of ours. */

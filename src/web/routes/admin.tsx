@@ -1,8 +1,8 @@
 // /admin: the portal. The four counts, the ways in (users, orders, waiting list), and any
 // background job that failed, with its error and a way to run it again.
-import { AlertTriangle, ClipboardList, CreditCard, Users } from 'lucide-react';
+import { AlertTriangle, ClipboardList, CreditCard, Users, Video } from 'lucide-react';
 import { Link } from 'react-router';
-import { ADMIN } from '../../common/admin-messages';
+import { ADMIN, FOOTAGE } from '../../common/admin-messages';
 import { useFailedJobs, useRetryJob, useStats } from '../features/admin/api';
 import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
@@ -33,6 +33,7 @@ const CARDS = [
   { to: '/admin/users', icon: Users, ...ADMIN.portal.usersCard },
   { to: '/admin/orders', icon: CreditCard, ...ADMIN.portal.ordersCard },
   { to: '/admin/waiting-list', icon: ClipboardList, ...ADMIN.portal.waitingListCard },
+  { to: '/admin/footage', icon: Video, ...FOOTAGE.card },
 ];
 
 function FailedJobs() {

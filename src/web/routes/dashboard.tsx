@@ -11,6 +11,7 @@ import { ProfileCard } from '../features/profile/profile-card';
 import { SupportVisits } from '../features/profile/support-visits';
 import { ProfileHeader } from '../features/profile/profile-header';
 import { TutorialOverlay } from '../features/profile/tutorial-overlay';
+import { FaceMatchingCard } from '../features/profile/face-matching';
 import { useLiveUpdates } from '../features/realtime/use-live-updates';
 import { PurchaseReel } from '../features/requests/purchase-dialog';
 import { RequestForm } from '../features/requests/request-form';
@@ -99,6 +100,7 @@ function Dashboard() {
           <div className="flex flex-col gap-6">
             <RequestForm />
             <ProfileCard profile={p} />
+            <FaceMatchingCard hasHeadshot={Boolean(p.avatarUrl)} />
             <SupportVisits />
           </div>
         </div>

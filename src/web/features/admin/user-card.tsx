@@ -1,7 +1,8 @@
 // One user on the admin users page: who they are (with the spec's fallbacks), what can be done
 // for them, and their videos.
-import { Eye, Film, Images } from 'lucide-react';
-import { ADMIN, IMPERSONATION } from '../../../common/admin-messages';
+import { Eye, Film, Images, ScanFace } from 'lucide-react';
+import { Link } from 'react-router';
+import { ADMIN, FOOTAGE, IMPERSONATION } from '../../../common/admin-messages';
 import { Button } from '../../ui/button';
 import type { AdminUser } from './api';
 import { RequestButton } from './request-button';
@@ -17,6 +18,8 @@ export interface UserCardActions {
 export const displayName = (u: Pick<AdminUser, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim() || ADMIN.users.noName;
 
 export function UserCard({ user, actions }: { user: AdminUser; actions: UserCardActions }) {
+  // Approval starts the face search: its proposals are one click away.
+  const approved = user.requests.find((r) => r.status !== 'pending');
   return (
     <li className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-5" data-testid="user-card">
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
@@ -55,6 +58,14 @@ export function UserCard({ user, actions }: { user: AdminUser; actions: UserCard
             {ADMIN.users.uploadVideo}
           </Button>
           <RequestButton requests={user.requests} />
+          {approved && (
+            <Button asChild size="sm" variant="outline">
+              <Link to={`/admin/requests/${approved.id}`}>
+                <ScanFace className="h-4 w-4" aria-hidden="true" />
+                {FOOTAGE.clipsLink}
+              </Link>
+            </Button>
+          )}
         </div>
       </div>
       <VideosTable videos={user.videos} />

@@ -6,7 +6,8 @@ import { refreshSession } from '../session/session';
 
 /** What each kind of change makes stale: the athlete's own screens, and the admin lists. */
 const QUERIES_BY_TOPIC: Record<string, string[][]> = {
-  highlight_requests: [['requests'], ['admin', 'users'], ['admin', 'stats']],
+  highlight_requests: [['requests'], ['admin', 'users'], ['admin', 'stats'], ['admin', 'proposals']],
+  footage: [['admin', 'footage']],
   user_videos: [['videos'], ['admin', 'users'], ['admin', 'jobs']],
   user_stills: [['stills'], ['admin', 'users']],
   user_profiles: [['profile'], ['admin', 'users']],

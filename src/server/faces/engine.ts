@@ -1,0 +1,214 @@
+// The face models: face-api's detectors, 68-point landmarks and 128-value descriptor, run by
+// TensorFlow.js on its WebAssembly backend. Everything ships inside the npm packages: the
+// weights are read from face-api's model folder and the .wasm files from the backend's dist
+// folder, so nothing is fetched at install or run time. Loaded once per thread (see worker.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+export interface DetectedFace extends Box {
+  score: number;
+}
+/** An RGB image, 3 bytes a pixel, row after row. */
+export interface RgbFrame {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+export interface DescribedFace {
+  descriptor: Float32Array;
+  /** 0 (profile) to 1 (looking at the camera), from the landmarks. */
+  frontalness: number;
+  /** 0 (blurred) to 1 (sharp), from the variance of the Laplacian of the face. */
+  sharpness: number;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- face-api and tfjs are loaded untyped, at run time */
+type Tf = any;
+type FaceApi = any;
+
+export interface FaceEngine {
+  /** Fast detection for video frames (TinyFaceDetector). */
+  detectFast(frame: RgbFrame, inputSize: number, minScore: number): Promise<DetectedFace[]>;
+  /** Careful detection for photos (SSD MobileNet). */
+  detectCareful(frame: RgbFrame, minScore: number): Promise<DetectedFace[]>;
+  /** Landmarks, alignment and descriptor of one face, cropped from the full frame. */
+  describe(frame: RgbFrame, box: Box): Promise<DescribedFace>;
+}
+
+function loadNet(tf: Tf, net: any, modelDir: string, name: string) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(modelDir, `${name}_model-weights_manifest.json`), 'utf8')) as Array<{
+    paths: string[];
+    weights: unknown[];
+  }>;
+  const bytes = Buffer.concat(manifest.flatMap((group) => group.paths.map((p) => fs.readFileSync(path.join(modelDir, p)))));
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  net.loadFromWeightMap(tf.io.decodeWeights(buffer, manifest.flatMap((group) => group.weights)));
+}
+
+let loading: Promise<FaceEngine> | null = null;
+
+export function loadFaceEngine(): Promise<FaceEngine> {
+  loading ??= (async () => {
+    const tf: Tf = require('@tensorflow/tfjs');
+    const wasm = require('@tensorflow/tfjs-backend-wasm');
+    const faceapi: FaceApi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
+    wasm.setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm')) + path.sep);
+    await tf.setBackend('wasm');
+    await tf.ready();
+    const modelDir = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
+    loadNet(tf, faceapi.nets.tinyFaceDetector, modelDir, 'tiny_face_detector');
+    loadNet(tf, faceapi.nets.ssdMobilenetv1, modelDir, 'ssd_mobilenetv1');
+    loadNet(tf, faceapi.nets.faceLandmark68Net, modelDir, 'face_landmark_68');
+    loadNet(tf, faceapi.nets.faceRecognitionNet, modelDir, 'face_recognition');
+    return createEngine(tf, faceapi);
+  })();
+  return loading;
+}
+
+function toBoxes(results: Array<{ box: Box & { width: number; height: number }; score: number }>): DetectedFace[] {
+  return results.map((d) => ({ x: d.box.x, y: d.box.y, w: d.box.width, h: d.box.height, score: d.score }));
+}
+
+function createEngine(tf: Tf, faceapi: FaceApi): FaceEngine {
+  const tensorOf = (frame: RgbFrame) => tf.tensor3d(frame.data, [frame.height, frame.width, 3], 'int32');
+  return {
+    async detectFast(frame, inputSize, minScore) {
+      const tensor = tensorOf(frame);
+      try {
+        return toBoxes(await faceapi.detectAllFaces(tensor, new faceapi.TinyFaceDetectorOptions({ inputSize, scoreThreshold: minScore })));
+      } finally {
+        tensor.dispose();
+      }
+    },
+    async detectCareful(frame, minScore) {
+      const tensor = tensorOf(frame);
+      try {
+        return toBoxes(await faceapi.detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence: minScore, maxResults: 20 })));
+      } finally {
+        tensor.dispose();
+      }
+    },
+    async describe(frame, box) {
+      // face-api's own order: landmarks on the tight face box, alignment from them, and the
+      // descriptor of the aligned face. Work happens on a crop with some margin, not the frame.
+      const region = expand(box, 0.35, frame);
+      const crop = cropRgb(frame, region);
+      const regionTensor = tf.tensor3d(crop.data, [crop.height, crop.width, 3], 'int32');
+      const inner = {
+        x: Math.max(0, Math.round(box.x - region.x)),
+        y: Math.max(0, Math.round(box.y - region.y)),
+        w: Math.max(1, Math.min(crop.width - Math.round(box.x - region.x), Math.round(box.w))),
+        h: Math.max(1, Math.min(crop.height - Math.round(box.y - region.y), Math.round(box.h))),
+      };
+      const tensors: Array<{ dispose(): void }> = [regionTensor];
+      try {
+        const faceTensor = tf.slice(regionTensor, [inner.y, inner.x, 0], [inner.h, inner.w, 3]);
+        tensors.push(faceTensor);
+        const landmarks = await faceapi.detectFaceLandmarks(faceTensor);
+        const aligned = landmarks.align();
+        const rect = new faceapi.Rect(aligned.x + inner.x, aligned.y + inner.y, aligned.width, aligned.height).clipAtImageBorders(crop.width, crop.height);
+        const [alignedTensor] = await faceapi.extractFaceTensors(regionTensor, [rect]);
+        tensors.push(alignedTensor);
+        // The mean of the face and its mirror image: a descriptor that does not depend on
+        // which way the face is turned as much (measured in docs/decisions/0011).
+        const mirrored = tf.reverse(alignedTensor, 1);
+        tensors.push(mirrored);
+        const a = (await faceapi.computeFaceDescriptor(alignedTensor)) as Float32Array;
+        const b = (await faceapi.computeFaceDescriptor(mirrored)) as Float32Array;
+        const descriptor = new Float32Array(a.length);
+        for (let i = 0; i < a.length; i++) descriptor[i] = (a[i]! + b[i]!) / 2;
+        return { descriptor, frontalness: frontalnessOf(landmarks.positions), sharpness: sharpnessOf(cropRgb(crop, inner)) };
+      } finally {
+        for (const t of tensors) t.dispose();
+      }
+    },
+  };
+}
+
+/** The box grown by a fraction on each side, inside the frame, in whole pixels. */
+export function expand(box: Box, margin: number, frame: { width: number; height: number }): Box {
+  const x = Math.max(0, Math.floor(box.x - box.w * margin));
+  const y = Math.max(0, Math.floor(box.y - box.h * margin));
+  const right = Math.min(frame.width, Math.ceil(box.x + box.w * (1 + margin)));
+  const bottom = Math.min(frame.height, Math.ceil(box.y + box.h * (1 + margin)));
+  return { x, y, w: Math.max(1, right - x), h: Math.max(1, bottom - y) };
+}
+
+export function cropRgb(frame: RgbFrame, box: Box): RgbFrame {
+  const data = new Uint8Array(box.w * box.h * 3);
+  for (let row = 0; row < box.h; row++) {
+    const from = ((box.y + row) * frame.width + box.x) * 3;
+    data.set(frame.data.subarray(from, from + box.w * 3), row * box.w * 3);
+  }
+  return { data, width: box.w, height: box.h };
+}
+
+/** How far the nose sits from the middle of the eyes, turned into 1 (frontal) to 0 (profile). */
+function frontalnessOf(points: Array<{ x: number; y: number }>): number {
+  const mean = (from: number, to: number) => {
+    const slice = points.slice(from, to + 1);
+    return slice.reduce((sum, p) => sum + p.x, 0) / slice.length;
+  };
+  const leftEye = mean(36, 41);
+  const rightEye = mean(42, 47);
+  const eyeDistance = Math.abs(rightEye - leftEye) || 1;
+  const offset = Math.abs(points[30]!.x - (leftEye + rightEye) / 2) / eyeDistance;
+  return Math.max(0, Math.min(1, 1 - offset * 2));
+}
+
+/** The face is judged at this height, so a big soft face does not pass for a sharp one. */
+const SHARPNESS_HEIGHT = 96;
+
+/** Variance of the Laplacian of the grey face at a fixed size, scaled to 0-1. */
+function sharpnessOf(frame: RgbFrame): number {
+  const step = Math.max(1, Math.floor(frame.height / SHARPNESS_HEIGHT));
+  const width = Math.floor(frame.width / step);
+  const height = Math.floor(frame.height / step);
+  if (width < 3 || height < 3) return 0;
+  // Box-averaged grey at the judging size.
+  const grey = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let dy = 0; dy < step; dy++) {
+        for (let dx = 0; dx < step; dx++) {
+          const i = ((y * step + dy) * frame.width + x * step + dx) * 3;
+          sum += 0.299 * frame.data[i]! + 0.587 * frame.data[i + 1]! + 0.114 * frame.data[i + 2]!;
+        }
+      }
+      grey[y * width + x] = sum / (step * step);
+    }
+  }
+  let sum = 0;
+  let sumSq = 0;
+  let n = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const lap = grey[i - 1]! + grey[i + 1]! + grey[i - width]! + grey[i + width]! - 4 * grey[i]!;
+      sum += lap;
+      sumSq += lap * lap;
+      n++;
+    }
+  }
+  const variance = sumSq / n - (sum / n) ** 2;
+  return Math.min(1, variance / 200);
+}
+
+export function faceDistance(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = a[i]! - b[i]!;
+    sum += d * d;
+  }
+  return Math.sqrt(sum);
+}

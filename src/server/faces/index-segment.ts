@@ -1,0 +1,128 @@
+// Indexes one stretch of one footage file, inside a face worker thread: ffmpeg decodes only the
+// sampled frames (fps filter, no sound), the fast detector finds faces on each, the tracker links
+// them, and a descriptor is computed only where it adds something: the first face of a track big
+// enough to recognise, then a clearly better view at most every 2 s, 5 at most a track. Frames
+// where a track simply continues cost one detection and nothing else.
+import { spawn } from 'node:child_process';
+import sharp from 'sharp';
+import { cropRgb, expand, faceDistance, type FaceEngine, type RgbFrame } from './engine';
+import { FaceTracker, type Track, type TrackedFace } from './tracker';
+import type { IndexSettings, SegmentResult, SegmentTrack } from './types';
+
+const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
+/** A new descriptor farther than this from the track's is someone else: the track splits. */
+const SPLIT_DISTANCE = 0.68;
+
+export interface Segment {
+  file: string;
+  startS: number;
+  endS: number;
+  width: number;
+  height: number;
+}
+
+/** Quality of a face: its size, then (once described) its sharpness and how frontal it is. */
+function qualityOf(h: number, score: number, described?: { sharpness: number; frontalness: number }) {
+  const size = Math.min(1, h / 160);
+  const look = described ? (0.4 + 0.6 * described.sharpness) * (0.4 + 0.6 * described.frontalness) : 0.5;
+  return Math.round(size * score * look * 1000) / 1000;
+}
+
+async function* frames(segment: Segment, sampleFps: number): AsyncGenerator<RgbFrame> {
+  const size = segment.width * segment.height * 3;
+  const args = ['-v', 'error', '-nostdin', '-threads', '1'];
+  if (segment.startS > 0) args.push('-ss', String(segment.startS));
+  args.push('-i', segment.file, '-t', String(segment.endS - segment.startS), '-an', '-sn', '-dn');
+  args.push('-vf', `fps=${sampleFps}:start_time=0,scale=${segment.width}:${segment.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
+  const child = spawn(FFMPEG, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  let pending: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      while (pending.length >= size) {
+        yield { data: new Uint8Array(pending.buffer, pending.byteOffset, size), width: segment.width, height: segment.height };
+        pending = Buffer.from(pending.subarray(size));
+      }
+    }
+    const code = await exited;
+    if (code !== 0) throw new Error(`ffmpeg could not decode the footage: ${stderr.trim().split('\n').slice(-2).join(' / ')}`);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
+export async function indexSegment(
+  engine: FaceEngine,
+  segment: Segment,
+  settings: IndexSettings,
+  onProgress: (seconds: number) => void,
+): Promise<SegmentResult> {
+  const tracker = new FaceTracker(settings.maxGapS);
+  const crops = new Map<Track, RgbFrame>();
+  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0 };
+  let index = 0;
+  let lastReport = 0;
+  for await (const frame of frames(segment, settings.sampleFps)) {
+    const t = Math.round((segment.startS + index / settings.sampleFps) * 1000) / 1000;
+    index++;
+    if (t >= segment.endS) break;
+    let started = performance.now();
+    const detected = (await engine.detectFast(frame, settings.detectInputSize, settings.minDetectScore)).filter((f) => f.h >= settings.minFacePx);
+    stats.detectMs += performance.now() - started;
+    stats.frames++;
+    stats.faces += detected.length;
+    const faces: TrackedFace[] = detected.map((f) => ({ ...f, t, quality: qualityOf(f.h, f.score) }));
+    const tracks = tracker.step(t, faces);
+    started = performance.now();
+    for (let i = 0; i < faces.length; i++) {
+      let track = tracks[i]!;
+      const face = faces[i]!;
+      const wanted =
+        face.h >= settings.minEmbedPx &&
+        (track.descriptors.length === 0 ||
+          (track.descriptors.length < 5 && t - track.lastDescribedT >= 2 && face.quality > track.describedQuality * 1.2));
+      if (!wanted) continue;
+      const described = await engine.describe(frame, face);
+      stats.descriptors++;
+      face.quality = qualityOf(face.h, face.score, described);
+      if (track.descriptors.length && Math.min(...track.descriptors.map((d) => faceDistance(d, described.descriptor))) > SPLIT_DISTANCE) {
+        track = tracker.split(track);
+      }
+      track.descriptors.push(described.descriptor);
+      track.describedQuality = Math.max(track.describedQuality, face.quality);
+      track.lastDescribedT = t;
+      if (track.best.quality <= face.quality) track.best = face;
+    }
+    stats.describeMs += performance.now() - started;
+    // The crop of each track's best face, cut now while the frame is here.
+    for (const track of new Set(tracks)) if (track.best.t === t) crops.set(track, cropRgb(frame, expand(track.best, 0.25, frame)));
+    if (t - lastReport >= 2) {
+      lastReport = t;
+      onProgress(t - segment.startS);
+    }
+  }
+  const result: SegmentTrack[] = [];
+  for (const track of tracker.tracks) {
+    if (!track.faces.length) continue;
+    const crop = crops.get(track);
+    const thumbnail = crop
+      ? await sharp(Buffer.from(crop.data), { raw: { width: crop.width, height: crop.height, channels: 3 } })
+          .resize({ height: 160, width: 160, fit: 'cover' })
+          .jpeg({ quality: 80 })
+          .toBuffer()
+      : null;
+    result.push({
+      startS: track.faces[0]!.t,
+      endS: track.faces.at(-1)!.t,
+      best: track.best,
+      faceHeight: Math.round(Math.max(...track.faces.map((f) => f.h))),
+      descriptors: track.descriptors.map((d) => Array.from(d)),
+      thumbnail,
+      faces: track.faces,
+    });
+  }
+  return { tracks: result, stats };
+}

@@ -1,0 +1,151 @@
+// The 'faces.index-footage' job: one footage file becomes its face index. The file is cut into
+// as many stretches as there are face threads, each indexed in parallel (index-segment.ts); the
+// tracks of all stretches are written in one transaction that first removes any earlier index of
+// the file, so a re-run or a run after a crash leaves exactly one index. Requests already approved
+// for the game are matched again afterwards.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { eventGames, faceDetections, faceTracks, footage, highlightRequests } from '../db/schema';
+import type { AppDeps } from '../http/deps';
+import type { JobHandler } from '../jobs/queue';
+import { probeVideo } from '../media/ffmpeg';
+import { encodeEmbeddings } from './embeddings';
+import type { IndexSettings, SegmentResult } from './types';
+
+const PROGRESS_EVERY_MS = 1500;
+
+export function indexSettings(config: AppDeps['config']): IndexSettings {
+  return { sampleFps: config.faces.sampleFps, detectInputSize: config.faces.detectInputSize, minDetectScore: 0.45, minFacePx: 24, minEmbedPx: 36, maxGapS: 1.5 };
+}
+
+export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'faces' | 'config' | 'jobs'>): JobHandler<'faces.index-footage'> {
+  const { db, storage, faces } = deps;
+  return async ({ footageId }, ctx) => {
+    const [row] = await db.select().from(footage).where(eq(footage.id, footageId));
+    if (!row) return 'skipped'; // deleted while it waited
+    if (row.indexState === 'indexed') return 'skipped';
+    const update = async (values: Partial<typeof footage.$inferInsert>) => {
+      await db.update(footage).set(values).where(eq(footage.id, footageId));
+      await publishFootage(deps, row.eventId, footageId);
+    };
+    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-footage-'));
+    const started = performance.now();
+    try {
+      await update({ indexState: 'indexing', indexProgress: 0, indexError: null });
+      const source = path.join(work, 'source');
+      if (!(await storage.download(row.sourceKey, source))) throw new Error('The footage file is missing.');
+      const probe = await probeVideo(source);
+      await update({ durationSeconds: Math.round(probe.durationSeconds * 100) / 100, width: probe.width, height: probe.height, fps: probe.fps ? Math.round(probe.fps * 100) / 100 : null });
+      const settings = indexSettings(deps.config);
+      const duration = probe.durationSeconds;
+      const stretches = Math.max(1, Math.min(faces.size, Math.floor(duration / 10)));
+      const done = new Array<number>(stretches).fill(0);
+      let lastReport = 0;
+      const results = await Promise.all(
+        Array.from({ length: stretches }, (_, i) => {
+          const startS = (duration / stretches) * i;
+          const endS = i === stretches - 1 ? duration + 1 : (duration / stretches) * (i + 1);
+          return faces.run<SegmentResult>(
+            { op: 'index-segment', segment: { file: source, startS, endS, width: probe.width, height: probe.height }, settings },
+            (seconds) => {
+              done[i] = seconds;
+              const now = Date.now();
+              if (now - lastReport < PROGRESS_EVERY_MS) return;
+              lastReport = now;
+              const progress = Math.min(99, Math.round((done.reduce((a, b) => a + b, 0) / Math.max(duration, 0.1)) * 100));
+              void update({ indexProgress: progress }).catch(() => {});
+              void ctx.heartbeat().catch(() => {});
+            },
+          );
+        }),
+      );
+      const indexMs = performance.now() - started;
+      const storeStarted = performance.now();
+      await storeIndex(deps, footageId, results);
+      const stats = results.reduce(
+        (sum, r) => ({ frames: sum.frames + r.stats.frames, faces: sum.faces + r.stats.faces, descriptors: sum.descriptors + r.stats.descriptors, detectS: sum.detectS + r.stats.detectMs / 1000, describeS: sum.describeS + r.stats.describeMs / 1000 }),
+        { frames: 0, faces: 0, descriptors: 0, detectS: 0, describeS: 0 },
+      );
+      await update({
+        indexState: 'indexed',
+        indexProgress: 100,
+        indexedAt: new Date(),
+        sampleFps: settings.sampleFps,
+        indexStats: { ...stats, indexS: indexMs / 1000, storeS: (performance.now() - storeStarted) / 1000, realTimeFactor: duration / (indexMs / 1000) },
+      });
+      await rematchGame(deps, row.eventId, row.gameId);
+      return 'done';
+    } catch (error) {
+      await update({ indexState: ctx.lastAttempt ? 'failed' : 'queued', indexError: (error as Error).message.slice(0, 500) }).catch(() => {});
+      throw error;
+    } finally {
+      await fs.rm(work, { recursive: true, force: true });
+    }
+  };
+}
+
+/** Replaces the file's index with these tracks, in one transaction. */
+async function storeIndex(deps: Pick<AppDeps, 'db'>, footageId: string, results: SegmentResult[]) {
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(faceTracks).where(eq(faceTracks.footageId, footageId));
+    for (const result of results) {
+      for (const track of result.tracks) {
+        const [inserted] = await tx
+          .insert(faceTracks)
+          .values({
+            footageId,
+            startS: track.startS,
+            endS: track.endS,
+            bestS: track.best.t,
+            box: { x: Math.round(track.best.x), y: Math.round(track.best.y), w: Math.round(track.best.w), h: Math.round(track.best.h) },
+            faceHeight: track.faceHeight,
+            score: track.best.score,
+            quality: track.best.quality,
+            embeddings: encodeEmbeddings(track.descriptors),
+            thumbnail: track.thumbnail ? Buffer.from(track.thumbnail) : null,
+          })
+          .returning({ id: faceTracks.id });
+        const rows = track.faces.map((f) => ({ trackId: inserted!.id, t: f.t, x: Math.round(f.x), y: Math.round(f.y), w: Math.round(f.w), h: Math.round(f.h), score: f.score, quality: f.quality }));
+        for (let i = 0; i < rows.length; i += 500) await tx.insert(faceDetections).values(rows.slice(i, i + 500));
+      }
+    }
+  });
+}
+
+export async function publishFootage(deps: Pick<AppDeps, 'bus'>, eventId: string, footageId: string) {
+  // Admin screens listen to footage changes through the admins' topic.
+  await deps.bus.publish({ topic: 'footage', userId: `event:${eventId}`, action: 'update', id: footageId });
+}
+
+/** Approved requests that include this game are matched again now that more footage is indexed. */
+async function rematchGame(deps: Pick<AppDeps, 'db' | 'jobs'>, eventId: string, gameId: string) {
+  const [game] = await deps.db.select({ label: eventGames.label }).from(eventGames).where(eq(eventGames.id, gameId));
+  if (!game) return;
+  // Requests name their games by label; a request for all of an event's games names none.
+  const requests = await deps.db
+    .select({ id: highlightRequests.id })
+    .from(highlightRequests)
+    .where(
+      and(
+        eq(highlightRequests.eventId, eventId),
+        eq(highlightRequests.status, 'ready_to_purchase'),
+        sql`(${highlightRequests.games} @> ${JSON.stringify([game.label])}::jsonb or jsonb_array_length(${highlightRequests.games}) = 0)`,
+      ),
+    );
+  for (const r of requests) await deps.jobs.send('faces.match-request', { requestId: r.id });
+}
+
+/** Deletes the face index of footage indexed longer ago than the retention period. */
+export async function purgeExpiredIndexes(deps: Pick<AppDeps, 'db' | 'config'>): Promise<number> {
+  const cutoff = new Date(Date.now() - deps.config.faces.retentionDays * 24 * 60 * 60 * 1000);
+  const expired = await deps.db.select({ id: footage.id }).from(footage).where(and(eq(footage.indexState, 'indexed'), lt(footage.indexedAt, cutoff)));
+  if (!expired.length) return 0;
+  const ids = expired.map((f) => f.id);
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(faceTracks).where(inArray(faceTracks.footageId, ids));
+    await tx.update(footage).set({ indexState: 'purged', indexProgress: 0 }).where(inArray(footage.id, ids));
+  });
+  return ids.length;
+}

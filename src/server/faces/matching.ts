@@ -1,0 +1,153 @@
+// Finds an athlete in the indexed footage of their request: every track of the requested games,
+// on every camera, is compared with the athlete's reference faces (the closest pair counts).
+// Close tracks become appearances: hits a few seconds apart merge, a little time is added before
+// and after, and each gets a confidence. Tracks near the threshold are kept as "unsure" for the
+// admin, never silently kept or dropped; faces about as close to another athlete of the event
+// are marked as look-alikes and both requests flagged. Runs as the 'faces.match-request' job
+// when a request is approved, and again when more of its footage is indexed.
+import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { appearances, athleteReferences, eventGames, faceTracks, footage, highlightRequests, userProfiles } from '../db/schema';
+import type { AppDeps } from '../http/deps';
+import type { JobHandler } from '../jobs/queue';
+import { decodeEmbeddings } from './embeddings';
+import { faceDistance } from './engine';
+
+/** Below: the same person. Up to UNSURE: for the admin to decide. Measured in docs/decisions/0011. */
+export const MATCH_DISTANCE = 0.45;
+export const UNSURE_DISTANCE = 0.52;
+const MERGE_GAP_S = 3;
+const PAD_BEFORE_S = 1.5;
+const PAD_AFTER_S = 1.5;
+
+export type MatchOutcome = 'ready' | 'no_consent' | 'no_reference' | 'not_found';
+
+function closest(track: Float32Array[], refs: Float32Array[]): number {
+  let best = Infinity;
+  for (const a of track) for (const b of refs) best = Math.min(best, faceDistance(a, b));
+  return best;
+}
+
+/** 1 well inside the threshold, 0.5 at it, falling fast beyond. */
+function confidenceOf(distance: number): number {
+  return Math.round((1 / (1 + Math.exp((distance - MATCH_DISTANCE) / 0.03))) * 1000) / 1000;
+}
+
+export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId: string): Promise<MatchOutcome> {
+  const { db } = deps;
+  const [request] = await db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
+  if (!request || !request.eventId) return 'not_found';
+  const finish = async (state: string, rows: (typeof appearances.$inferInsert)[], lookalike = false) => {
+    await db.transaction(async (tx) => {
+      await tx.delete(appearances).where(eq(appearances.requestId, requestId));
+      for (let i = 0; i < rows.length; i += 500) await tx.insert(appearances).values(rows.slice(i, i + 500));
+      await tx.update(highlightRequests).set({ matchingState: state, matchedAt: new Date(), lookalike }).where(eq(highlightRequests.id, requestId));
+    });
+    await deps.bus.publish({ topic: 'highlight_requests', userId: request.userId, action: 'update', id: requestId });
+  };
+
+  const [profile] = await db.select({ consent: userProfiles.faceMatchConsentAt }).from(userProfiles).where(eq(userProfiles.id, request.userId));
+  if (!profile?.consent) {
+    await finish('no_consent', []);
+    return 'no_consent';
+  }
+  const refs = (await db.select({ embedding: athleteReferences.embedding }).from(athleteReferences).where(and(eq(athleteReferences.userId, request.userId), isNotNull(athleteReferences.embedding))))
+    .flatMap((r) => decodeEmbeddings(r.embedding));
+  if (!refs.length) {
+    await finish('no_reference', []);
+    return 'no_reference';
+  }
+
+  // Other consenting athletes with an open request for the same event: the look-alike check.
+  const others = await db
+    .select({ userId: athleteReferences.userId, embedding: athleteReferences.embedding, requestId: highlightRequests.id })
+    .from(athleteReferences)
+    .innerJoin(highlightRequests, eq(highlightRequests.userId, athleteReferences.userId))
+    .innerJoin(userProfiles, eq(userProfiles.id, athleteReferences.userId))
+    .where(
+      and(
+        eq(highlightRequests.eventId, request.eventId),
+        inArray(highlightRequests.status, ['pending', 'ready_to_purchase']),
+        ne(athleteReferences.userId, request.userId),
+        isNotNull(athleteReferences.embedding),
+        isNotNull(userProfiles.faceMatchConsentAt),
+      ),
+    );
+  const otherRefs = new Map<string, { requestId: string; refs: Float32Array[] }>();
+  for (const o of others) {
+    const entry = otherRefs.get(o.userId) ?? { requestId: o.requestId, refs: [] };
+    entry.refs.push(...decodeEmbeddings(o.embedding));
+    otherRefs.set(o.userId, entry);
+  }
+  const lookalikes = [...otherRefs.values()].filter((o) => closest(o.refs, refs) < UNSURE_DISTANCE);
+  const allOtherRefs = lookalikes.flatMap((o) => o.refs);
+
+  // A request names its games by label (as the family saw them); footage by game id.
+  const eventGameRows = await db.select({ id: eventGames.id, label: eventGames.label }).from(eventGames).where(eq(eventGames.eventId, request.eventId));
+  const games = request.games.length ? eventGameRows.filter((g) => request.games.includes(g.label) || request.games.includes(g.id)).map((g) => g.id) : null;
+  if (games && !games.length) {
+    await finish('ready', []);
+    return 'ready';
+  }
+  const files = await db
+    .select({ id: footage.id, gameId: footage.gameId, camera: footage.camera, duration: footage.durationSeconds })
+    .from(footage)
+    .where(and(eq(footage.eventId, request.eventId), eq(footage.indexState, 'indexed'), games ? inArray(footage.gameId, games) : undefined));
+  const rows: (typeof appearances.$inferInsert)[] = [];
+  if (files.length) {
+    const tracks = await db
+      .select({ id: faceTracks.id, footageId: faceTracks.footageId, startS: faceTracks.startS, endS: faceTracks.endS, faceHeight: faceTracks.faceHeight, quality: faceTracks.quality, embeddings: faceTracks.embeddings })
+      .from(faceTracks)
+      .where(and(inArray(faceTracks.footageId, files.map((f) => f.id)), sql`length(${faceTracks.embeddings}) > 0`));
+    const scored = tracks
+      .map((t) => {
+        const embeddings = decodeEmbeddings(t.embeddings);
+        const distance = closest(embeddings, refs);
+        const lookalike = allOtherRefs.length > 0 && closest(embeddings, allOtherRefs) < distance + 0.05;
+        return { ...t, distance, lookalike };
+      });
+    const hits = scored.filter((t) => t.distance < UNSURE_DISTANCE);
+    for (const file of files) {
+      const own = hits.filter((h) => h.footageId === file.id).sort((a, b) => a.startS - b.startS);
+      let group: typeof own = [];
+      const flush = () => {
+        if (!group.length) return;
+        const best = group.reduce((a, b) => (b.distance < a.distance ? b : a));
+        const startS = Math.max(0, Math.min(...group.map((g) => g.startS)) - PAD_BEFORE_S);
+        const endS = Math.min(file.duration ?? Infinity, Math.max(...group.map((g) => g.endS)) + PAD_AFTER_S);
+        rows.push({
+          requestId,
+          footageId: file.id,
+          gameId: file.gameId,
+          camera: file.camera,
+          startS: Math.round(startS * 10) / 10,
+          endS: Math.round(endS * 10) / 10,
+          distance: Math.round(best.distance * 1000) / 1000,
+          confidence: confidenceOf(best.distance),
+          faceHeight: Math.max(...group.map((g) => g.faceHeight)),
+          unsure: best.distance >= MATCH_DISTANCE,
+          lookalike: group.some((g) => g.lookalike),
+          trackId: group.reduce((a, b) => (b.quality > a.quality ? b : a)).id,
+          rank: 0,
+        });
+        group = [];
+      };
+      for (const hit of own) {
+        if (group.length && hit.startS - Math.max(...group.map((g) => g.endS)) > MERGE_GAP_S) flush();
+        group.push(hit);
+      }
+      flush();
+    }
+  }
+  // Rank: confidence first, then a bigger face, then a longer clip.
+  const score = (r: (typeof rows)[number]) => r.confidence * 0.6 + Math.min(1, r.faceHeight / 200) * 0.25 + Math.min(1, (r.endS - r.startS) / 10) * 0.15;
+  rows.sort((a, b) => score(b) - score(a)).forEach((r, i) => (r.rank = i + 1));
+  await finish('ready', rows, lookalikes.length > 0);
+  if (lookalikes.length) {
+    await db.update(highlightRequests).set({ lookalike: true }).where(inArray(highlightRequests.id, lookalikes.map((l) => l.requestId)));
+  }
+  return 'ready';
+}
+
+export function matchRequestJob(deps: Pick<AppDeps, 'db' | 'bus'>): JobHandler<'faces.match-request'> {
+  return async ({ requestId }) => ((await matchRequest(deps, requestId)) === 'not_found' ? 'skipped' : 'done');
+}

@@ -1,0 +1,150 @@
+// The faces an athlete is found by, and the account holder's consent. Without consent nothing
+// is compared and no descriptor of the athlete is kept: turning it on computes the headshot's
+// descriptor (and those of any reference photos), turning it off deletes every descriptor and
+// every proposed clip of the athlete's open requests. A reference photo is checked the moment it
+// arrives: one face, big and sharp enough, or a plain answer saying what is wrong.
+import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import sharp from 'sharp';
+import { FACE_MATCHING } from '../../common/dashboard-messages';
+import { appearances, athleteReferences, highlightRequests, userProfiles } from '../db/schema';
+import type { AppDeps } from '../http/deps';
+import { reencodeImage } from '../media/images';
+import { mediaUrl, storageKeys } from '../storage/keys';
+import { encodeEmbeddings } from './embeddings';
+import type { PhotoFace } from './types';
+
+export const MAX_REFERENCE_PHOTOS = 5;
+export const REFERENCE_MAX_BYTES = 10 * 1024 * 1024;
+/** A face smaller than this (pixels high, in the photo as checked) is too small to match. */
+const MIN_REFERENCE_FACE_PX = 80;
+/** Sharp faces measured 0.28-1.0, blurred ones (Gaussian sigma ≥ 2 at 120 px) 0.04-0.2. */
+const MIN_SHARPNESS = 0.15;
+/** Longest side the photo is checked at. */
+const CHECK_SIZE = 1280;
+
+export class ReferenceRejected extends Error {
+  constructor(
+    readonly code: 'NO_FACE' | 'SEVERAL_FACES' | 'TOO_SMALL_OR_BLURRED' | 'TOO_MANY' | 'CONSENT_REQUIRED',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Deps = Pick<AppDeps, 'db' | 'storage' | 'faces' | 'bus'>;
+
+async function readStored(deps: Pick<AppDeps, 'storage'>, key: string): Promise<Buffer | null> {
+  const stream = await deps.storage.read(key).catch(() => null);
+  if (!stream) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The one usable face of a photo, or why there is none. */
+export async function checkReferencePhoto(deps: Pick<AppDeps, 'faces'>, jpeg: Buffer): Promise<PhotoFace> {
+  const { data, info } = await sharp(jpeg).resize({ width: CHECK_SIZE, height: CHECK_SIZE, fit: 'inside', withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const faces = await deps.faces.run<PhotoFace[]>({ op: 'analyze-photo', rgb: new Uint8Array(data), width: info.width, height: info.height });
+  if (!faces.length) throw new ReferenceRejected('NO_FACE', FACE_MATCHING.noFace);
+  // Faces far smaller than the main one are people in the background, not a second subject.
+  const largest = Math.max(...faces.map((f) => f.box.h));
+  const subjects = faces.filter((f) => f.box.h >= largest * 0.5);
+  if (subjects.length > 1) throw new ReferenceRejected('SEVERAL_FACES', FACE_MATCHING.severalFaces);
+  const face = subjects[0]!;
+  if (face.box.h < MIN_REFERENCE_FACE_PX || face.sharpness < MIN_SHARPNESS) throw new ReferenceRejected('TOO_SMALL_OR_BLURRED', FACE_MATCHING.tooSmallOrBlurred);
+  return face;
+}
+
+export async function listReferencePhotos(deps: Pick<AppDeps, 'db'>, userId: string) {
+  const rows = await deps.db
+    .select()
+    .from(athleteReferences)
+    .where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'photo')))
+    .orderBy(asc(athleteReferences.createdAt));
+  return rows.map((r) => ({ id: r.id, url: mediaUrl(r.photoKey), createdAt: r.createdAt.toISOString() }));
+}
+
+export async function addReferencePhoto(deps: Deps, userId: string, bytes: Buffer) {
+  const [profile] = await deps.db.select({ consent: userProfiles.faceMatchConsentAt }).from(userProfiles).where(eq(userProfiles.id, userId));
+  if (!profile?.consent) throw new ReferenceRejected('CONSENT_REQUIRED', FACE_MATCHING.consentRequired);
+  const existing = await listReferencePhotos(deps, userId);
+  if (existing.length >= MAX_REFERENCE_PHOTOS) throw new ReferenceRejected('TOO_MANY', FACE_MATCHING.tooMany);
+  const image = await reencodeImage(bytes, { maxBytes: REFERENCE_MAX_BYTES, maxDimension: 2048 });
+  const face = await checkReferencePhoto(deps, image.data);
+  const key = storageKeys.referencePhoto(userId);
+  await deps.storage.put(key, image.data, image.contentType);
+  const [row] = await deps.db
+    .insert(athleteReferences)
+    .values({ userId, source: 'photo', photoKey: key, embedding: encodeEmbeddings([face.descriptor]), faceHeight: Math.round(face.box.h) })
+    .returning();
+  await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
+  return { id: row!.id, url: mediaUrl(key), createdAt: row!.createdAt.toISOString() };
+}
+
+export async function removeReferencePhoto(deps: Deps, userId: string, id: string): Promise<boolean> {
+  const [row] = await deps.db.delete(athleteReferences).where(and(eq(athleteReferences.id, id), eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'photo'))).returning();
+  if (!row) return false;
+  if (row.photoKey) await deps.storage.delete(row.photoKey).catch(() => {});
+  await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
+  return true;
+}
+
+/**
+ * The headshot's descriptor, replaced from the profile's original photo (or the avatar). Returns
+ * false when the headshot has no usable face; nothing is kept then.
+ */
+export async function refreshHeadshotReference(deps: Deps, userId: string): Promise<boolean> {
+  const [profile] = await deps.db.select().from(userProfiles).where(eq(userProfiles.id, userId));
+  await deps.db.delete(athleteReferences).where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'headshot')));
+  if (!profile?.faceMatchConsentAt) return false;
+  const key = profile.originalAvatarUrl ?? profile.avatarUrl;
+  const bytes = key ? await readStored(deps, key) : null;
+  if (!bytes) return false;
+  try {
+    const face = await checkReferencePhoto(deps, bytes);
+    await deps.db.insert(athleteReferences).values({ userId, source: 'headshot', embedding: encodeEmbeddings([face.descriptor]), faceHeight: Math.round(face.box.h) });
+    return true;
+  } catch (error) {
+    if (error instanceof ReferenceRejected) return false;
+    throw error;
+  }
+}
+
+/** Turns face matching on or off for the account's athlete; off deletes every descriptor. */
+export async function setFaceMatchingConsent(deps: Deps, userId: string, consent: boolean) {
+  if (consent) {
+    await deps.db.update(userProfiles).set({ faceMatchConsentAt: new Date() }).where(eq(userProfiles.id, userId));
+    const headshot = await refreshHeadshotReference(deps, userId);
+    // Reference photos kept from before get their descriptors back.
+    const photos = await deps.db.select().from(athleteReferences).where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'photo')));
+    for (const photo of photos) {
+      const bytes = photo.photoKey ? await readStored(deps, photo.photoKey) : null;
+      if (!bytes) continue;
+      const face = await checkReferencePhoto(deps, bytes).catch(() => null);
+      if (face) await deps.db.update(athleteReferences).set({ embedding: encodeEmbeddings([face.descriptor]) }).where(eq(athleteReferences.id, photo.id));
+    }
+    await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
+    return { consent: true, headshotUsable: headshot };
+  }
+  await deps.db.transaction(async (tx) => {
+    await tx.update(userProfiles).set({ faceMatchConsentAt: null }).where(eq(userProfiles.id, userId));
+    await tx.delete(athleteReferences).where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'headshot')));
+    await tx.update(athleteReferences).set({ embedding: null }).where(eq(athleteReferences.userId, userId));
+    const open = await tx.select({ id: highlightRequests.id }).from(highlightRequests).where(and(eq(highlightRequests.userId, userId), inArray(highlightRequests.status, ['pending', 'ready_to_purchase'])));
+    if (open.length) {
+      await tx.delete(appearances).where(inArray(appearances.requestId, open.map((r) => r.id)));
+      await tx.update(highlightRequests).set({ matchingState: 'no_consent' }).where(inArray(highlightRequests.id, open.map((r) => r.id)));
+    }
+  });
+  await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
+  return { consent: false, headshotUsable: false };
+}
+
+export async function hasHeadshotReference(deps: Pick<AppDeps, 'db'>, userId: string): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ id: athleteReferences.id })
+    .from(athleteReferences)
+    .where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'headshot'), isNotNull(athleteReferences.embedding)))
+    .limit(1);
+  return Boolean(row);
+}

@@ -1,0 +1,52 @@
+// What crosses between the face worker threads and the server: plain, cloneable data.
+import type { TrackedFace } from './tracker';
+
+export interface IndexSettings {
+  /** Frames sampled per second of footage. */
+  sampleFps: number;
+  /** The fast detector's input size (a multiple of 32): larger finds smaller faces, slower. */
+  detectInputSize: number;
+  minDetectScore: number;
+  /** Faces smaller than this (pixels high) are ignored. */
+  minFacePx: number;
+  /** Faces smaller than this get no descriptor: too small to recognise. */
+  minEmbedPx: number;
+  /** A track not seen for longer than this ends. */
+  maxGapS: number;
+}
+
+export interface SegmentTrack {
+  startS: number;
+  endS: number;
+  best: TrackedFace;
+  faceHeight: number;
+  descriptors: number[][];
+  thumbnail: Buffer | Uint8Array | null;
+  faces: TrackedFace[];
+}
+
+export interface SegmentStats {
+  frames: number;
+  faces: number;
+  descriptors: number;
+  detectMs: number;
+  describeMs: number;
+}
+
+export interface SegmentResult {
+  tracks: SegmentTrack[];
+  stats: SegmentStats;
+}
+
+/** A face found on a photo, with what the reference checks need. */
+export interface PhotoFace {
+  box: { x: number; y: number; w: number; h: number };
+  score: number;
+  sharpness: number;
+  frontalness: number;
+  descriptor: number[];
+}
+
+export type WorkerTask =
+  | { op: 'index-segment'; segment: { file: string; startS: number; endS: number; width: number; height: number }; settings: IndexSettings }
+  | { op: 'analyze-photo'; rgb: Uint8Array; width: number; height: number };

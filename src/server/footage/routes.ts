@@ -1,0 +1,180 @@
+// /api/admin/events, /api/admin/games, /api/admin/footage and the proposed clips of a request:
+// the admin side of the reel builder. Mounted behind the admin guard (admin/routes.ts).
+import { Hono } from 'hono';
+import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
+import { z } from 'zod';
+import { hasControlCharacters } from '../../common/schemas';
+import type { ViewerEnv } from '../auth/session';
+import { audit } from '../audit/log';
+import { appearances, eventGames, events, faceTracks, footage, highlightRequests } from '../db/schema';
+import { publishFootage } from '../faces/indexing';
+import type { AppDeps } from '../http/deps';
+import { apiError } from '../http/errors';
+
+const text = (max: number) => z.string().trim().min(1).max(max).refine((v) => !hasControlCharacters(v), 'Control characters are not allowed.');
+const eventSchema = z.object({ name: text(120), location: text(120), dates: text(60), startsOn: z.string().date().nullish() });
+const eventPatchSchema = eventSchema.partial().extend({ archived: z.boolean().optional() });
+const gameSchema = z.object({ label: text(80), court: text(60).nullish(), startsAt: z.string().datetime({ offset: true }).nullish() });
+const gamePatchSchema = gameSchema.partial().extend({ archived: z.boolean().optional() });
+const slug = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'event'}-${Date.now().toString(36)}`;
+const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
+async function readJson<T extends z.ZodTypeAny>(c: { req: { json(): Promise<unknown> } }, schema: T) {
+  return schema.safeParse(await c.req.json().catch(() => null));
+}
+
+export function footageDto(row: typeof footage.$inferSelect) {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    gameId: row.gameId,
+    camera: row.camera,
+    originalName: row.originalName,
+    sizeBytes: row.sizeBytes,
+    durationSeconds: row.durationSeconds,
+    width: row.width,
+    height: row.height,
+    fps: row.fps,
+    indexState: row.indexState,
+    indexProgress: row.indexProgress,
+    indexError: row.indexError,
+    indexedAt: row.indexedAt?.toISOString() ?? null,
+    indexStats: row.indexStats,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function footageRoutes(deps: AppDeps) {
+  return new Hono<ViewerEnv>()
+    .get('/events', async (c) => {
+      const rows = await deps.db.select().from(events).orderBy(asc(events.startsOn), asc(events.name));
+      const games = await deps.db.select().from(eventGames).orderBy(asc(eventGames.position));
+      c.header('Cache-Control', 'no-store');
+      return c.json(
+        rows.map((e) => ({
+          id: e.id,
+          name: e.name,
+          location: e.location,
+          dates: e.dates,
+          startsOn: e.startsOn,
+          archived: !e.isActive,
+          games: games.filter((g) => g.eventId === e.id).map((g) => ({ id: g.id, label: g.label, court: g.court, startsAt: g.startsAt?.toISOString() ?? null, archived: Boolean(g.archivedAt) })),
+        })),
+      );
+    })
+    .post('/events', async (c) => {
+      const parsed = await readJson(c, eventSchema);
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', 'Name, location and dates are required.');
+      const [row] = await deps.db.insert(events).values({ id: slug(parsed.data.name), name: parsed.data.name, location: parsed.data.location, dates: parsed.data.dates, startsOn: parsed.data.startsOn ?? null }).returning();
+      await audit(deps.db, { actorId: c.var.viewer.userId, action: 'event.create', subjectUserId: null, details: { eventId: row!.id } });
+      return c.json({ id: row!.id }, 201);
+    })
+    .patch('/events/:id', async (c) => {
+      const parsed = await readJson(c, eventPatchSchema);
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', 'Name, location and dates are required.');
+      const { archived, ...fields } = parsed.data;
+      const [row] = await deps.db
+        .update(events)
+        .set({ ...fields, ...(archived === undefined ? {} : { isActive: !archived }) })
+        .where(eq(events.id, c.req.param('id')))
+        .returning();
+      if (!row) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      await audit(deps.db, { actorId: c.var.viewer.userId, action: 'event.update', subjectUserId: null, details: { eventId: row.id, ...parsed.data } });
+      return c.json({ id: row.id });
+    })
+    .post('/events/:id/games', async (c) => {
+      const parsed = await readJson(c, gameSchema);
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', 'A game needs a name.');
+      const eventId = c.req.param('id');
+      const [event] = await deps.db.select({ id: events.id }).from(events).where(eq(events.id, eventId));
+      if (!event) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      const [{ last } = { last: 0 }] = await deps.db.select({ last: max(eventGames.position) }).from(eventGames).where(eq(eventGames.eventId, eventId));
+      const id = `${eventId}-g${Date.now().toString(36)}`;
+      await deps.db.insert(eventGames).values({ id, eventId, label: parsed.data.label, court: parsed.data.court ?? null, startsAt: parsed.data.startsAt ? new Date(parsed.data.startsAt) : null, position: (last ?? 0) + 1 });
+      await audit(deps.db, { actorId: c.var.viewer.userId, action: 'game.create', subjectUserId: null, details: { eventId, gameId: id } });
+      return c.json({ id }, 201);
+    })
+    .patch('/games/:id', async (c) => {
+      const parsed = await readJson(c, gamePatchSchema);
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', 'A game needs a name.');
+      const { archived, startsAt, ...fields } = parsed.data;
+      const [row] = await deps.db
+        .update(eventGames)
+        .set({ ...fields, ...(startsAt === undefined ? {} : { startsAt: startsAt ? new Date(startsAt) : null }), ...(archived === undefined ? {} : { archivedAt: archived ? new Date() : null }) })
+        .where(eq(eventGames.id, c.req.param('id')))
+        .returning();
+      if (!row) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      await audit(deps.db, { actorId: c.var.viewer.userId, action: 'game.update', subjectUserId: null, details: { gameId: row.id, ...parsed.data } });
+      return c.json({ id: row.id });
+    })
+    .get('/events/:id/footage', async (c) => {
+      const rows = await deps.db.select().from(footage).where(eq(footage.eventId, c.req.param('id'))).orderBy(asc(footage.gameId), asc(footage.camera), asc(footage.createdAt));
+      c.header('Cache-Control', 'no-store');
+      return c.json(rows.map(footageDto));
+    })
+    .post('/footage/:id/reindex', async (c) => {
+      const id = c.req.param('id');
+      const [row] = isUuid(id)
+        ? await deps.db.update(footage).set({ indexState: 'queued', indexProgress: 0, indexError: null }).where(and(eq(footage.id, id), inArray(footage.indexState, ['indexed', 'failed', 'purged']))).returning()
+        : [];
+      if (!row) return apiError(c, 409, 'STATE_CHANGED', 'This footage is being indexed already.');
+      await deps.jobs.send('faces.index-footage', { footageId: id });
+      await audit(deps.db, { actorId: c.var.viewer.userId, action: 'footage.reindex', subjectUserId: null, details: { footageId: id } });
+      await publishFootage(deps, row.eventId, id);
+      return c.json(footageDto(row));
+    })
+    .delete('/footage/:id', async (c) => {
+      const id = c.req.param('id');
+      const [row] = isUuid(id) ? await deps.db.delete(footage).where(eq(footage.id, id)).returning() : [];
+      if (!row) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      await deps.storage.delete(row.sourceKey).catch(() => {});
+      await audit(deps.db, { actorId: c.var.viewer.userId, action: 'footage.delete', subjectUserId: null, details: { footageId: id } });
+      await publishFootage(deps, row.eventId, id);
+      return c.json({ id });
+    })
+    .get('/requests/:id/appearances', async (c) => {
+      const id = c.req.param('id');
+      const [request] = isUuid(id) ? await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, id)) : [];
+      if (!request) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      const rows = await deps.db.select().from(appearances).where(eq(appearances.requestId, id)).orderBy(asc(appearances.rank));
+      c.header('Cache-Control', 'no-store');
+      return c.json({
+        requestId: id,
+        matchingState: request.matchingState,
+        matchedAt: request.matchedAt?.toISOString() ?? null,
+        lookalike: request.lookalike,
+        appearances: rows.map((a) => ({
+          id: a.id,
+          footageId: a.footageId,
+          gameId: a.gameId,
+          camera: a.camera,
+          startS: a.startS,
+          endS: a.endS,
+          confidence: a.confidence,
+          faceHeight: a.faceHeight,
+          unsure: a.unsure,
+          lookalike: a.lookalike,
+          rank: a.rank,
+          thumbnailUrl: a.trackId ? `/api/admin/face-tracks/${a.trackId}/thumbnail` : null,
+        })),
+      });
+    })
+    .post('/requests/:id/match', async (c) => {
+      const id = c.req.param('id');
+      const [request] = isUuid(id) ? await deps.db.select({ id: highlightRequests.id }).from(highlightRequests).where(eq(highlightRequests.id, id)) : [];
+      if (!request) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      await deps.db.update(highlightRequests).set({ matchingState: 'matching' }).where(eq(highlightRequests.id, id));
+      await deps.jobs.send('faces.match-request', { requestId: id });
+      return c.json({ id, matchingState: 'matching' }, 202);
+    })
+    .get('/face-tracks/:id/thumbnail', async (c) => {
+      const id = c.req.param('id');
+      const [track] = isUuid(id) ? await deps.db.select({ thumbnail: faceTracks.thumbnail }).from(faceTracks).where(eq(faceTracks.id, id)) : [];
+      if (!track?.thumbnail) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      return c.body(new Uint8Array(track.thumbnail), 200, { 'Content-Type': 'image/jpeg', 'Cache-Control': 'private, no-store' });
+    })
+    .get('/footage/latest', async (c) => {
+      const rows = await deps.db.select().from(footage).orderBy(desc(footage.createdAt)).limit(50);
+      return c.json(rows.map(footageDto));
+    });
+}

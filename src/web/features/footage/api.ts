@@ -1,0 +1,90 @@
+// The reel builder's admin calls: events and games, footage, and a request's proposed clips.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { requestJson } from '../../lib/api-error';
+
+export interface AdminGame {
+  id: string;
+  label: string;
+  court: string | null;
+  startsAt: string | null;
+  archived: boolean;
+}
+export interface AdminEvent {
+  id: string;
+  name: string;
+  location: string;
+  dates: string;
+  archived: boolean;
+  games: AdminGame[];
+}
+export interface Footage {
+  id: string;
+  gameId: string;
+  camera: string;
+  originalName: string | null;
+  sizeBytes: number;
+  durationSeconds: number | null;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  indexState: string;
+  indexProgress: number;
+  indexError: string | null;
+  indexStats: Record<string, number> | null;
+}
+export interface Appearance {
+  id: string;
+  footageId: string;
+  gameId: string;
+  camera: string;
+  startS: number;
+  endS: number;
+  confidence: number;
+  faceHeight: number;
+  unsure: boolean;
+  lookalike: boolean;
+  rank: number;
+  thumbnailUrl: string | null;
+}
+export interface Proposals {
+  requestId: string;
+  matchingState: string | null;
+  lookalike: boolean;
+  appearances: Appearance[];
+}
+
+export const useAdminEvents = () => useQuery({ queryKey: ['admin', 'events'], queryFn: () => requestJson<AdminEvent[]>('/api/admin/events') });
+
+export const useEventFootage = (eventId: string | undefined) =>
+  useQuery({
+    queryKey: ['admin', 'footage', eventId],
+    queryFn: () => requestJson<Footage[]>(`/api/admin/events/${encodeURIComponent(eventId!)}/footage`),
+    enabled: Boolean(eventId),
+    // Live updates refresh it; a slow poll covers a dropped stream while something is indexing.
+    refetchInterval: (query) => (query.state.data?.some((f) => f.indexState === 'indexing' || f.indexState === 'queued') ? 5000 : false),
+  });
+
+export const useProposals = (requestId: string) =>
+  useQuery({
+    queryKey: ['admin', 'proposals', requestId],
+    queryFn: () => requestJson<Proposals>(`/api/admin/requests/${encodeURIComponent(requestId)}/appearances`),
+    refetchInterval: (query) => (query.state.data?.matchingState === 'matching' ? 1500 : false),
+  });
+
+function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }) });
+}
+
+export const useCreateEvent = () => useAdminMutation((json: { name: string; location: string; dates: string }) => requestJson<{ id: string }>('/api/admin/events', { method: 'POST', json }));
+export const useUpdateEvent = () =>
+  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean }) => requestJson(`/api/admin/events/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
+export const useAddGame = () =>
+  useAdminMutation(({ eventId, ...json }: { eventId: string; label: string; court?: string | null; startsAt?: string | null }) =>
+    requestJson<{ id: string }>(`/api/admin/events/${encodeURIComponent(eventId)}/games`, { method: 'POST', json }),
+  );
+export const useUpdateGame = () =>
+  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean }) => requestJson(`/api/admin/games/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
+export const useReindex = () => useAdminMutation((id: string) => requestJson(`/api/admin/footage/${id}/reindex`, { method: 'POST' }));
+export const useDeleteFootage = () => useAdminMutation((id: string) => requestJson(`/api/admin/footage/${id}`, { method: 'DELETE' }));
+export const useMatchAgain = () => useAdminMutation((requestId: string) => requestJson(`/api/admin/requests/${requestId}/match`, { method: 'POST' }));

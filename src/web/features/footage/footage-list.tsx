@@ -1,0 +1,73 @@
+// One game's footage by camera: what each file is, where its face index stands (live), and
+// re-index or delete.
+import { FOOTAGE } from '../../../common/admin-messages';
+import { cn } from '../../lib/cn';
+import { notify } from '../../lib/toast';
+import { Button } from '../../ui/button';
+import { type Footage, useDeleteFootage, useReindex } from './api';
+
+const STATE_STYLE: Record<string, string> = {
+  indexed: 'bg-green-950 text-green-300',
+  indexing: 'bg-yellow-950 text-yellow-200',
+  queued: 'bg-neutral-800 text-neutral-200',
+  failed: 'bg-red-950 text-red-200',
+  purged: 'bg-neutral-800 text-neutral-300',
+};
+
+const duration = (s: number | null) => (s === null ? '—' : `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`);
+const size = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`);
+
+export function FootageList({ files }: { files: Footage[] }) {
+  const reindex = useReindex();
+  const remove = useDeleteFootage();
+  if (!files.length) return <p className="text-sm text-neutral-300">{FOOTAGE.noFootage}</p>;
+  return (
+    <ul className="flex flex-col gap-2">
+      {files.map((f) => (
+        <li key={f.id} className="grid gap-2 rounded-lg bg-neutral-950/60 p-3 text-sm sm:grid-cols-[1fr_auto] sm:items-center" data-testid="footage-row">
+          <div className="min-w-0">
+            <p className="font-semibold text-white">
+              {f.camera} <span className="font-normal text-neutral-300">· {f.originalName ?? 'footage'}</span>
+            </p>
+            <p className="text-neutral-300">
+              {duration(f.durationSeconds)} · {f.width && f.height ? `${f.width}×${f.height}` : '—'} · {f.fps ? `${f.fps} fps` : '—'} · {size(f.sizeBytes)}
+              {f.indexStats?.realTimeFactor ? ` · indexed at ${f.indexStats.realTimeFactor.toFixed(1)}× real time` : ''}
+            </p>
+            <p className="mt-1 flex flex-wrap items-center gap-2">
+              <span className={cn('rounded px-2 py-0.5 text-xs font-semibold', STATE_STYLE[f.indexState])} data-testid="index-state">
+                {FOOTAGE.states[f.indexState] ?? f.indexState}
+                {f.indexState === 'indexing' ? ` ${f.indexProgress}%` : ''}
+              </span>
+              {f.indexError && <span className="text-xs text-red-300">{f.indexError}</span>}
+            </p>
+            {f.indexState === 'indexing' && (
+              <div className="mt-2 h-1.5 overflow-hidden rounded bg-neutral-800" role="progressbar" aria-label={`${FOOTAGE.states.indexing} ${f.camera}`} aria-valuenow={f.indexProgress} aria-valuemin={0} aria-valuemax={100}>
+                <div className="h-full bg-yellow-400 transition-all" style={{ width: `${f.indexProgress}%` }} />
+              </div>
+            )}
+          </div>
+          <div className="flex gap-2">
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={f.indexState === 'indexing' || f.indexState === 'queued' || reindex.isPending}
+              onClick={() => reindex.mutate(f.id, { onSuccess: () => notify.success({ title: FOOTAGE.reindexStarted, description: '' }), onError: (e) => notify.error({ title: FOOTAGE.actionFailed, description: e.message }) })}
+            >
+              {FOOTAGE.reindex}
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              disabled={remove.isPending}
+              onClick={() => {
+                if (window.confirm(FOOTAGE.deleteConfirm)) remove.mutate(f.id, { onSuccess: () => notify.success({ title: FOOTAGE.deleted, description: '' }), onError: (e) => notify.error({ title: FOOTAGE.actionFailed, description: e.message }) });
+              }}
+            >
+              {FOOTAGE.delete}
+            </Button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

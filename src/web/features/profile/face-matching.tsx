@@ -1,0 +1,116 @@
+// The account holder's choice about face matching, with what it means in plain words, and the
+// athlete's extra reference photos, each checked by the server the moment it arrives.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ScanFace, Trash2 } from 'lucide-react';
+import { useRef } from 'react';
+import { FACE_MATCHING } from '../../../common/dashboard-messages';
+import { requestJson } from '../../lib/api-error';
+import { notify } from '../../lib/toast';
+import { uploadForm } from '../../lib/upload';
+import { Button } from '../../ui/button';
+import { Card, CardTitle } from '../../ui/card';
+
+interface FaceMatchingState {
+  consent: boolean;
+  consentAt: string | null;
+  headshotUsable: boolean;
+  photos: Array<{ id: string; url: string | null; createdAt: string }>;
+}
+
+const KEY = ['profile', 'face-matching'];
+const MAX_PHOTOS = 5;
+
+export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
+  const queryClient = useQueryClient();
+  const state = useQuery({ queryKey: KEY, queryFn: () => requestJson<FaceMatchingState>('/api/profile/face-matching') });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
+  const consent = useMutation({
+    mutationFn: (value: boolean) => requestJson<{ consent: boolean; headshotUsable: boolean }>('/api/profile/face-matching', { method: 'PUT', json: { consent: value } }),
+    onSuccess: (result) => {
+      queryClient.setQueryData<FaceMatchingState>(KEY, (old) => old && { ...old, consent: result.consent });
+      notify.success({ title: result.consent ? FACE_MATCHING.on : FACE_MATCHING.withdrawn, description: '' });
+      if (result.consent && hasHeadshot && !result.headshotUsable) notify.info({ title: FACE_MATCHING.title, description: FACE_MATCHING.headshotUnusable });
+    },
+    onError: (error) => notify.error({ title: FACE_MATCHING.title, description: error.message }),
+    onSettled: refresh,
+  });
+  const add = useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('photo', file);
+      return uploadForm('/api/profile/reference-photos', 'POST', form);
+    },
+    onSuccess: () => notify.success({ title: FACE_MATCHING.referenceAdded, description: '' }),
+    onError: (error) => notify.error({ title: FACE_MATCHING.referencesTitle, description: error.message }),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => requestJson(`/api/profile/reference-photos/${id}`, { method: 'DELETE' }),
+    onSuccess: () => notify.success({ title: FACE_MATCHING.referenceRemoved, description: '' }),
+    onSettled: refresh,
+  });
+  const picker = useRef<HTMLInputElement>(null);
+  const data = state.data;
+  if (!data) return null;
+  return (
+    <Card data-testid="face-matching">
+      <CardTitle className="mb-3 flex items-center gap-2">
+        <ScanFace className="h-5 w-5 text-red-500" aria-hidden="true" />
+        {FACE_MATCHING.title}
+      </CardTitle>
+      <p className="mb-3 text-sm text-neutral-300">{FACE_MATCHING.explanation}</p>
+      <label className="flex items-start gap-3 text-sm text-white">
+        <input
+          type="checkbox"
+          className="mt-0.5 h-5 w-5 accent-red-600"
+          // The choice shows at once; the server's answer confirms it (or puts it back).
+          checked={consent.isPending ? Boolean(consent.variables) : data.consent}
+          disabled={consent.isPending}
+          onChange={(e) => consent.mutate(e.target.checked)}
+        />
+        <span>{FACE_MATCHING.consentLabel}</span>
+      </label>
+      <p className="mt-2 text-sm text-neutral-300" aria-live="polite">
+        {data.consent ? FACE_MATCHING.on : FACE_MATCHING.off}
+      </p>
+      {data.consent && (
+        <div className="mt-4">
+          <h3 className="text-sm font-semibold text-white">
+            {FACE_MATCHING.referencesTitle} ({data.photos.length}/{MAX_PHOTOS})
+          </h3>
+          <p className="mb-3 text-sm text-neutral-300">{FACE_MATCHING.referencesHelp}</p>
+          <ul className="mb-3 flex flex-wrap gap-2">
+            {data.photos.map((photo, i) => (
+              <li key={photo.id} className="relative">
+                {photo.url && <img src={photo.url} alt={`Reference photo ${i + 1}`} width={72} height={72} className="h-18 w-18 rounded-lg object-cover" />}
+                <button
+                  type="button"
+                  className="absolute -right-2 -top-2 rounded-full bg-neutral-900 p-1.5 text-neutral-200 ring-1 ring-neutral-700 hover:text-white"
+                  aria-label={`Remove reference photo ${i + 1}`}
+                  onClick={() => remove.mutate(photo.id)}
+                >
+                  <Trash2 className="h-3.5 w-3.5" aria-hidden="true" />
+                </button>
+              </li>
+            ))}
+          </ul>
+          <input
+            ref={picker}
+            type="file"
+            accept="image/*"
+            className="sr-only"
+            aria-label={FACE_MATCHING.addReference}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) add.mutate(file);
+              e.target.value = '';
+            }}
+          />
+          <Button size="sm" variant="outline" disabled={add.isPending || data.photos.length >= MAX_PHOTOS} onClick={() => picker.current?.click()}>
+            {add.isPending ? 'Checking…' : FACE_MATCHING.addReference}
+          </Button>
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,221 @@
+// Reel builder part 1 end to end: footage uploaded for a game and camera is indexed for faces;
+// an athlete whose family agreed to face matching is found by a reference photo (a different
+// picture from the one in the footage) when the admin approves the request; someone else in the
+// same footage is not. Without consent nothing is searched or kept.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as tus from 'tus-js-client';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FACE_MATCHING } from '../../src/common/dashboard-messages';
+import { athleteReferences, faceDetections, faceTracks, footage, highlightRequests } from '../../src/server/db/schema';
+import { indexFootage, purgeExpiredIndexes } from '../../src/server/faces/indexing';
+import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
+import { makeAdmin } from '../support/dashboard-fixtures';
+import { composeFootage, groupPhoto, photoWithoutFace, referencePhoto, smallFacePhoto } from '../support/face-footage';
+import { jsonOf } from '../support/http';
+import { eventually } from '../support/purchase';
+
+let app: TestApp;
+let admin: { cookie: string; userId: string };
+let athlete: { cookie: string; userId: string };
+let stranger: { cookie: string; userId: string };
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-faces-'));
+const EVENT = 'austin-fall-league-2024';
+
+function uploadFootage(cookie: string, file: string, metadata: Record<string, string>): Promise<{ footageId?: string; status?: number; body?: unknown }> {
+  return new Promise((resolve) => {
+    const upload = new tus.Upload(fs.readFileSync(file), {
+      endpoint: `${app.url}/api/admin/footage-uploads`,
+      chunkSize: 1024 * 1024,
+      retryDelays: [],
+      metadata,
+      headers: { cookie, origin: app.origin },
+      onSuccess: ({ lastResponse }) => resolve(JSON.parse(lastResponse.getBody()) as { footageId: string }),
+      onError: (error) => {
+        const res = (error as tus.DetailedError).originalResponse;
+        resolve({ status: res?.getStatus(), body: res ? JSON.parse(res.getBody() || 'null') : null });
+      },
+    });
+    upload.start();
+  });
+}
+
+async function postPhoto(cookie: string, file: string) {
+  const form = new FormData();
+  form.append('photo', new Blob([fs.readFileSync(file)], { type: 'image/jpeg' }), 'photo.jpg');
+  return app.fetch('/api/profile/reference-photos', { method: 'POST', body: form, cookie });
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = await createVerifiedUser(app, { fullName: 'Footage Admin' });
+  await makeAdmin(app, admin.userId);
+  athlete = await createVerifiedUser(app, { fullName: 'Ava Stone' });
+  stranger = await createVerifiedUser(app, { fullName: 'Other Parent' });
+  await Promise.all([
+    referencePhoto('ava', path.join(work, 'ava-reference.jpg')),
+    photoWithoutFace(path.join(work, 'court.jpg')),
+    smallFacePhoto('ava', path.join(work, 'ava-small.jpg')),
+    composeFootage(path.join(work, 'camera-1.mp4'), {
+      width: 1280,
+      height: 720,
+      seconds: 8,
+      appearances: [
+        { person: 'ava', from: 0, to: 4, faceHeight: 140, x: 0.15, y: 0.15, drift: 0.02 },
+        { person: 'bea', from: 3, to: 8, faceHeight: 130, x: 0.6, y: 0.3 },
+      ],
+    }),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  await app?.close();
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('the athlete reference and consent', () => {
+  it('refuses a reference photo until face matching is on, and keeps nothing', async () => {
+    const res = await postPhoto(athlete.cookie, path.join(work, 'ava-reference.jpg'));
+    expect(res.status).toBe(409);
+    expect((await jsonOf(res)).message).toBe(FACE_MATCHING.consentRequired);
+    expect(await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, athlete.userId))).toHaveLength(0);
+  });
+
+  it('checks each reference photo at once: no face, several faces, a face too small, then a good face', async () => {
+    const on = await app.fetch('/api/profile/face-matching', { method: 'PUT', json: { consent: true }, cookie: athlete.cookie });
+    expect(on.status).toBe(200);
+    const none = await postPhoto(athlete.cookie, path.join(work, 'court.jpg'));
+    expect(none.status).toBe(422);
+    expect((await jsonOf(none)).message).toBe(FACE_MATCHING.noFace);
+    const group = await postPhoto(athlete.cookie, groupPhoto());
+    expect(group.status).toBe(422);
+    expect((await jsonOf(group)).message).toBe(FACE_MATCHING.severalFaces);
+    const small = await postPhoto(athlete.cookie, path.join(work, 'ava-small.jpg'));
+    expect(small.status).toBe(422);
+    expect((await jsonOf(small)).message).toBe(FACE_MATCHING.tooSmallOrBlurred);
+    expect(await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, athlete.userId))).toHaveLength(0);
+    const good = await postPhoto(athlete.cookie, path.join(work, 'ava-reference.jpg'));
+    expect(good.status).toBe(201);
+    const stored = await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, athlete.userId));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.embedding!.byteLength).toBe(128 * 4);
+  }, 60_000);
+});
+
+describe('footage, index and matching', () => {
+  let footageId: string;
+  let requestId: string;
+
+  it('a non-admin and a visitor get nothing of any footage or index route', async () => {
+    for (const cookie of [stranger.cookie, undefined]) {
+      for (const [method, route] of [
+        ['GET', '/api/admin/events'],
+        ['GET', `/api/admin/events/${EVENT}/footage`],
+        ['POST', '/api/admin/footage-uploads'],
+        ['GET', '/api/admin/footage/latest'],
+      ] as const) {
+        const res = await app.fetch(route, { method, cookie });
+        expect([401, 403]).toContain(res.status);
+      }
+    }
+  });
+
+  it('an admin adds a game and uploads footage for it; the file is indexed into face tracks', async () => {
+    const game = await app.fetch(`/api/admin/events/${EVENT}/games`, { method: 'POST', json: { label: 'Game 9', court: 'Court 2' }, cookie: admin.cookie });
+    expect(game.status).toBe(201);
+    const { id: gameId } = (await game.json()) as { id: string };
+    const notVideo = await uploadFootage(admin.cookie, path.join(work, 'court.jpg'), { gameId, camera: 'Camera 1', filename: 'court.jpg' });
+    expect(notVideo.status).toBe(415);
+    const uploaded = await uploadFootage(admin.cookie, path.join(work, 'camera-1.mp4'), { gameId, camera: 'Camera 1', filename: 'camera-1.mp4' });
+    expect(uploaded.footageId).toBeTruthy();
+    footageId = uploaded.footageId!;
+    const row = await eventually(async () => {
+      const [f] = await app.db.select().from(footage).where(eq(footage.id, footageId));
+      return f?.indexState === 'indexed' || f?.indexState === 'failed' ? f : null;
+    }, 120_000);
+    expect(row.indexError).toBeNull();
+    expect(row.indexState).toBe('indexed');
+    expect(row).toMatchObject({ width: 1280, height: 720 });
+    const tracks = await app.db.select().from(faceTracks).where(eq(faceTracks.footageId, footageId));
+    // Two people: each one continuous track (the tracker may split one at worst).
+    expect(tracks.length).toBeGreaterThanOrEqual(2);
+    expect(tracks.length).toBeLessThanOrEqual(4);
+    expect(tracks.every((t) => t.embeddings.byteLength >= 512 && t.thumbnail && t.thumbnail.byteLength > 500)).toBe(true);
+    expect((await app.db.select().from(faceDetections)).length).toBeGreaterThanOrEqual(14);
+
+    // The athlete asks for a reel of that game; approving it finds her, and only her.
+    const asked = await app.fetch('/api/requests', { method: 'POST', json: { eventId: EVENT, games: [gameId] }, cookie: athlete.cookie });
+    expect(asked.status).toBe(201);
+    const [request] = await app.db.select().from(highlightRequests).where(eq(highlightRequests.userId, athlete.userId));
+    requestId = request!.id;
+    const approve = await app.fetch(`/api/admin/requests/${requestId}/acknowledge`, { method: 'POST', cookie: admin.cookie });
+    expect(approve.status).toBe(200);
+    const proposals = await eventually(async () => {
+      const res = await app.fetch(`/api/admin/requests/${requestId}/appearances`, { cookie: admin.cookie });
+      const body = (await res.json()) as { matchingState: string; appearances: Array<{ startS: number; endS: number; unsure: boolean; confidence: number; thumbnailUrl: string }> };
+      return body.matchingState === 'ready' ? body : null;
+    }, 30_000);
+    expect(proposals.appearances).toHaveLength(1);
+    const [clip] = proposals.appearances;
+    expect(clip!.startS).toBe(0);
+    expect(clip!.endS).toBeGreaterThanOrEqual(4);
+    expect(clip!.endS).toBeLessThanOrEqual(6);
+    expect(clip!.unsure).toBe(false);
+    const thumb = await app.fetch(clip!.thumbnailUrl, { cookie: admin.cookie });
+    expect(thumb.headers.get('content-type')).toBe('image/jpeg');
+    expect((await app.fetch(clip!.thumbnailUrl, { cookie: athlete.cookie })).status).toBe(403);
+  }, 240_000);
+
+  it('re-indexing gives the same index, once', async () => {
+    const before = await app.db.select({ startS: faceTracks.startS, endS: faceTracks.endS }).from(faceTracks).where(eq(faceTracks.footageId, footageId));
+    const res = await app.fetch(`/api/admin/footage/${footageId}/reindex`, { method: 'POST', cookie: admin.cookie });
+    expect(res.status).toBe(200);
+    await eventually(async () => {
+      const [f] = await app.db.select().from(footage).where(eq(footage.id, footageId));
+      return f?.indexState === 'indexed' ? f : null;
+    }, 120_000);
+    const after = await app.db.select({ startS: faceTracks.startS, endS: faceTracks.endS }).from(faceTracks).where(eq(faceTracks.footageId, footageId));
+    const sort = (rows: typeof before) => [...rows].sort((a, b) => a.startS - b.startS || a.endS - b.endS);
+    expect(sort(after)).toEqual(sort(before));
+  }, 180_000);
+
+  it('a job killed half-way runs again and leaves exactly one index', async () => {
+    const before = await app.db.select({ startS: faceTracks.startS, endS: faceTracks.endS }).from(faceTracks).where(eq(faceTracks.footageId, footageId));
+    // As a killed run leaves it: marked indexing, with rows of an older index still there.
+    await app.db.update(footage).set({ indexState: 'indexing', indexProgress: 40 }).where(eq(footage.id, footageId));
+    await app.db.insert(faceTracks).values({ footageId, startS: 1, endS: 2, bestS: 1, box: { x: 0, y: 0, w: 50, h: 50 }, faceHeight: 50, score: 0.9, quality: 0.5, embeddings: Buffer.alloc(0) });
+    const run = indexFootage(app.server.deps);
+    const outcome = await run({ footageId }, { jobId: 'again', retryCount: 1, lastAttempt: false, heartbeat: async () => {} });
+    expect(outcome).toBe('done');
+    const after = await app.db.select({ startS: faceTracks.startS, endS: faceTracks.endS }).from(faceTracks).where(eq(faceTracks.footageId, footageId));
+    const sort = (rows: typeof before) => [...rows].sort((a, b) => a.startS - b.startS || a.endS - b.endS);
+    expect(sort(after)).toEqual(sort(before));
+    // And once indexed, running it again does nothing.
+    expect(await run({ footageId }, { jobId: 'twice', retryCount: 0, lastAttempt: false, heartbeat: async () => {} })).toBe('skipped');
+  }, 120_000);
+
+  it('withdrawing consent deletes the reference descriptors and the proposals; matching again finds nothing', async () => {
+    const off = await app.fetch('/api/profile/face-matching', { method: 'PUT', json: { consent: false }, cookie: athlete.cookie });
+    expect(off.status).toBe(200);
+    const refs = await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, athlete.userId));
+    expect(refs.every((r) => r.embedding === null)).toBe(true);
+    const rematch = await app.fetch(`/api/admin/requests/${requestId}/match`, { method: 'POST', cookie: admin.cookie });
+    expect(rematch.status).toBe(202);
+    const body = await eventually(async () => {
+      const res = await app.fetch(`/api/admin/requests/${requestId}/appearances`, { cookie: admin.cookie });
+      const json = (await res.json()) as { matchingState: string; appearances: unknown[] };
+      return json.matchingState === 'no_consent' ? json : null;
+    }, 30_000);
+    expect(body.appearances).toHaveLength(0);
+  });
+
+  it('the index of footage past the retention period is purged', async () => {
+    await app.db.update(footage).set({ indexedAt: new Date(Date.now() - 91 * 24 * 60 * 60 * 1000) }).where(eq(footage.id, footageId));
+    expect(await purgeExpiredIndexes(app.server.deps)).toBe(1);
+    expect(await app.db.select().from(faceTracks).where(eq(faceTracks.footageId, footageId))).toHaveLength(0);
+    const [row] = await app.db.select().from(footage).where(eq(footage.id, footageId));
+    expect(row!.indexState).toBe('purged');
+  });
+});

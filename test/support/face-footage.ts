@@ -1,0 +1,110 @@
+// Test footage with known ground truth, built with ffmpeg from the group photos that ship in
+// @vladmandic/face-api (demo/sample1-6.jpg: 22 different people, one photo each). Each person is
+// a head-and-shoulders cut-out of their photo, scaled to a chosen face height and moved across a
+// plain court for the seconds the script says. A reference photo of a person is made from the
+// same source photo but as a different picture: mirrored, recoloured, rotated, re-cropped and
+// re-compressed; the project has no second real photo of anyone (see docs/decisions/0011).
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const demo = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
+
+/** Face boxes (x, y, w, h) in the sample photos, measured once with the SSD detector. */
+export const PEOPLE = {
+  ava: { sample: 4, box: [988, 180, 169, 228] },
+  bea: { sample: 5, box: [1406, 390, 166, 271] },
+  cleo: { sample: 5, box: [597, 415, 167, 248] },
+  dana: { sample: 5, box: [377, 859, 172, 301] },
+  eve: { sample: 6, box: [681, 320, 160, 308] },
+  fay: { sample: 6, box: [1487, 262, 212, 297] },
+  gia: { sample: 3, box: [1075, 215, 221, 299] },
+  hope: { sample: 1, box: [414, 355, 177, 239] },
+  iris: { sample: 2, box: [902, 220, 150, 234] },
+  june: { sample: 3, box: [1514, 292, 170, 280] },
+  kim: { sample: 4, box: [257, 185, 162, 246] },
+  lea: { sample: 6, box: [1181, 305, 188, 279] },
+} as const;
+export type Person = keyof typeof PEOPLE;
+
+export interface Appearance {
+  person: Person;
+  from: number;
+  to: number;
+  /** Face height in the footage, pixels. */
+  faceHeight: number;
+  /** Where the face starts, as fractions of the frame; it drifts right by `drift` a second. */
+  x: number;
+  y: number;
+  drift?: number;
+}
+
+/** A crop around the face: the head with some margin, as ffmpeg's crop expects. */
+function headCrop(person: Person) {
+  const [x, y, w, h] = PEOPLE[person].box;
+  const cw = Math.round(w * 1.8);
+  const ch = Math.round(h * 1.7);
+  return { x: Math.max(0, Math.round(x + w / 2 - cw / 2)), y: Math.max(0, Math.round(y - h * 0.35)), w: cw, h: ch, faceH: h };
+}
+
+export function samplePhoto(person: Person): string {
+  return path.join(demo, `sample${PEOPLE[person].sample}.jpg`);
+}
+
+/** Writes an H.264 MP4 of `seconds` at width×height, 30 fps, with the given appearances. */
+export async function composeFootage(file: string, opts: { width: number; height: number; seconds: number; appearances: Appearance[]; seed?: number }) {
+  const { width, height, seconds, appearances } = opts;
+  const inputs: string[] = ['-f', 'lavfi', '-i', `color=c=0x3a5f3a:s=${width}x${height}:r=30:d=${seconds},noise=alls=12:allf=t`];
+  const filters: string[] = [];
+  let last = '0:v';
+  appearances.forEach((a, i) => {
+    inputs.push('-loop', '1', '-framerate', '30', '-t', String(seconds), '-i', samplePhoto(a.person));
+    const crop = headCrop(a.person);
+    const scale = a.faceHeight / crop.faceH;
+    const w = Math.max(2, Math.round((crop.w * scale) / 2) * 2);
+    const h = Math.max(2, Math.round((crop.h * scale) / 2) * 2);
+    filters.push(`[${i + 1}:v]crop=${crop.w}:${crop.h}:${crop.x}:${crop.y},scale=${w}:${h}[p${i}]`);
+    const x = `${Math.round(a.x * width)}+${Math.round((a.drift ?? 0) * width)}*(t-${a.from})`;
+    filters.push(`[${last}][p${i}]overlay=x='${x}':y=${Math.round(a.y * height)}:enable='between(t,${a.from},${a.to})':shortest=1[v${i}]`);
+    last = `v${i}`;
+  });
+  const args = ['-v', 'error', '-y', ...inputs];
+  if (filters.length) args.push('-filter_complex', filters.join(';'), '-map', `[${last}]`);
+  else args.push('-map', '0:v');
+  args.push('-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '60', '-movflags', '+faststart', file);
+  await run('ffmpeg', args, { maxBuffer: 1 << 24 });
+}
+
+/** A reference photo of a person: the same face as a different picture (see the top of this file). */
+export async function referencePhoto(person: Person, file: string) {
+  const crop = headCrop(person);
+  const grow = Math.round(crop.w * 0.15);
+  await run('ffmpeg', [
+    '-v', 'error', '-y', '-i', samplePhoto(person),
+    '-vf', `crop=${crop.w + grow}:${crop.h + grow}:${Math.max(0, crop.x - grow / 2)}:${Math.max(0, crop.y - grow / 2)},hflip,rotate=4*PI/180:fillcolor=white,eq=brightness=0.06:saturation=0.8:gamma=1.1,scale=480:-2`,
+    '-q:v', '6', file,
+  ]);
+}
+
+/** A photo with no face: a plain picture of the court. */
+export async function photoWithoutFace(file: string) {
+  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x3a5f3a:s=640x480,noise=alls=20:allf=t', '-frames:v', '1', file]);
+}
+
+/** A group photo: several faces. */
+export function groupPhoto(): string {
+  return path.join(demo, 'sample1.jpg');
+}
+
+/** A photo of one person whose face is too small to match (about 70 pixels high). */
+export async function smallFacePhoto(person: Person, file: string) {
+  const [x, y, w, h] = PEOPLE[person].box.map((v) => v / 2) as [number, number, number, number];
+  await run('ffmpeg', [
+    '-v', 'error', '-y', '-i', samplePhoto(person),
+    '-vf', `scale=960:-2,crop=${Math.round(w * 2.6)}:${Math.round(h * 2.2)}:${Math.round(x - w * 0.8)}:${Math.round(y - h * 0.5)},scale=120:-2`,
+    file,
+  ]);
+}
