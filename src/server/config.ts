@@ -127,6 +127,8 @@ export interface FaceSettings {
   footageMaxBytes: number;
   /** Face worker threads in this process (FACE_WORKERS). */
   workers: number;
+  /** Every other sample searched only around live tracks (FACE_ALTERNATE_FULL_FRAMES, on by default). */
+  alternateFullFrames: boolean;
 }
 
 function loadFaceSettings(env: NodeJS.ProcessEnv): FaceSettings {
@@ -140,6 +142,7 @@ function loadFaceSettings(env: NodeJS.ProcessEnv): FaceSettings {
     retentionDays: positive(env.FACE_INDEX_RETENTION_DAYS, 90),
     footageMaxBytes: Math.round(positive(env.FOOTAGE_MAX_GB, 20) * 1024 ** 3),
     workers: Math.round(positive(env.FACE_WORKERS, Math.min(2, os.availableParallelism()))),
+    alternateFullFrames: env.FACE_ALTERNATE_FULL_FRAMES !== '0',
   };
 }
 

@@ -5,6 +5,7 @@
 // same source photo but as a different picture: mirrored, recoloured, rotated, re-cropped and
 // re-compressed; the project has no second real photo of anyone (see docs/decisions/0011).
 import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
@@ -55,27 +56,41 @@ export function samplePhoto(person: Person): string {
 }
 
 /** Writes an H.264 MP4 of `seconds` at width×height, 30 fps, with the given appearances. */
-export async function composeFootage(file: string, opts: { width: number; height: number; seconds: number; appearances: Appearance[]; seed?: number }) {
+/** `preset` is x264's: ultrafast (the default) for tests, veryfast for footage like a camera's. */
+export async function composeFootage(file: string, opts: { width: number; height: number; seconds: number; appearances: Appearance[]; preset?: string }) {
   const { width, height, seconds, appearances } = opts;
-  const inputs: string[] = ['-f', 'lavfi', '-i', `color=c=0x3a5f3a:s=${width}x${height}:r=30:d=${seconds},noise=alls=12:allf=t`];
+  // A grainy court: noise made at a quarter of the size and scaled up, which costs far less.
+  const quarter = `${Math.round(width / 8) * 2}x${Math.round(height / 8) * 2}`;
+  const inputs: string[] = ['-f', 'lavfi', '-i', `color=c=0x3a5f3a:s=${quarter}:r=30:d=${seconds},noise=alls=14:allf=t,scale=${width}:${height}`];
   const filters: string[] = [];
   let last = '0:v';
+  // Each cut-out is made once as a small PNG; looping it costs little, unlike the whole photo.
+  const cutouts = await Promise.all(
+    appearances.map(async (a, i) => {
+      const crop = headCrop(a.person);
+      const scale = a.faceHeight / crop.faceH;
+      const w = Math.max(2, Math.round((crop.w * scale) / 2) * 2);
+      const h = Math.max(2, Math.round((crop.h * scale) / 2) * 2);
+      const png = `${file}.cutout-${i}.png`;
+      await run('ffmpeg', ['-v', 'error', '-y', '-i', samplePhoto(a.person), '-vf', `crop=${crop.w}:${crop.h}:${crop.x}:${crop.y},scale=${w}:${h}`, '-frames:v', '1', png]);
+      return png;
+    }),
+  );
   appearances.forEach((a, i) => {
-    inputs.push('-loop', '1', '-framerate', '30', '-t', String(seconds), '-i', samplePhoto(a.person));
-    const crop = headCrop(a.person);
-    const scale = a.faceHeight / crop.faceH;
-    const w = Math.max(2, Math.round((crop.w * scale) / 2) * 2);
-    const h = Math.max(2, Math.round((crop.h * scale) / 2) * 2);
-    filters.push(`[${i + 1}:v]crop=${crop.w}:${crop.h}:${crop.x}:${crop.y},scale=${w}:${h}[p${i}]`);
+    inputs.push('-loop', '1', '-framerate', '30', '-t', String(seconds), '-i', cutouts[i]!);
     const x = `${Math.round(a.x * width)}+${Math.round((a.drift ?? 0) * width)}*(t-${a.from})`;
-    filters.push(`[${last}][p${i}]overlay=x='${x}':y=${Math.round(a.y * height)}:enable='between(t,${a.from},${a.to})':shortest=1[v${i}]`);
+    filters.push(`[${last}][${i + 1}:v]overlay=x='${x}':y=${Math.round(a.y * height)}:enable='between(t,${a.from},${a.to})':shortest=1[v${i}]`);
     last = `v${i}`;
   });
   const args = ['-v', 'error', '-y', ...inputs];
   if (filters.length) args.push('-filter_complex', filters.join(';'), '-map', `[${last}]`);
   else args.push('-map', '0:v');
-  args.push('-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '60', '-movflags', '+faststart', file);
-  await run('ffmpeg', args, { maxBuffer: 1 << 24 });
+  args.push('-t', String(seconds), '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '60', '-movflags', '+faststart', file);
+  try {
+    await run('ffmpeg', args, { maxBuffer: 1 << 24 });
+  } finally {
+    await Promise.all(cutouts.map((png) => fs.rm(png, { force: true })));
+  }
 }
 
 /** A reference photo of a person: the same face as a different picture (see the top of this file). */

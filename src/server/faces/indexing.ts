@@ -17,7 +17,15 @@ import type { IndexSettings, SegmentResult } from './types';
 const PROGRESS_EVERY_MS = 1500;
 
 export function indexSettings(config: AppDeps['config']): IndexSettings {
-  return { sampleFps: config.faces.sampleFps, detectInputSize: config.faces.detectInputSize, minDetectScore: 0.45, minFacePx: 24, minEmbedPx: 36, maxGapS: 1.5 };
+  return {
+    sampleFps: config.faces.sampleFps,
+    detectInputSize: config.faces.detectInputSize,
+    minDetectScore: 0.45,
+    minFacePx: 24,
+    minEmbedPx: 36,
+    maxGapS: 1.5,
+    alternateFullFrames: config.faces.alternateFullFrames,
+  };
 }
 
 export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'faces' | 'config' | 'jobs'>): JobHandler<'faces.index-footage'> {

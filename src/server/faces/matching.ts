@@ -92,60 +92,105 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     .select({ id: footage.id, gameId: footage.gameId, camera: footage.camera, duration: footage.durationSeconds })
     .from(footage)
     .where(and(eq(footage.eventId, request.eventId), eq(footage.indexState, 'indexed'), games ? inArray(footage.gameId, games) : undefined));
-  const rows: (typeof appearances.$inferInsert)[] = [];
-  if (files.length) {
-    const tracks = await db
-      .select({ id: faceTracks.id, footageId: faceTracks.footageId, startS: faceTracks.startS, endS: faceTracks.endS, faceHeight: faceTracks.faceHeight, quality: faceTracks.quality, embeddings: faceTracks.embeddings })
-      .from(faceTracks)
-      .where(and(inArray(faceTracks.footageId, files.map((f) => f.id)), sql`length(${faceTracks.embeddings}) > 0`));
-    const scored = tracks
-      .map((t) => {
-        const embeddings = decodeEmbeddings(t.embeddings);
-        const distance = closest(embeddings, refs);
-        const lookalike = allOtherRefs.length > 0 && closest(embeddings, allOtherRefs) < distance + 0.05;
-        return { ...t, distance, lookalike };
-      });
-    const hits = scored.filter((t) => t.distance < UNSURE_DISTANCE);
-    for (const file of files) {
-      const own = hits.filter((h) => h.footageId === file.id).sort((a, b) => a.startS - b.startS);
-      let group: typeof own = [];
-      const flush = () => {
-        if (!group.length) return;
-        const best = group.reduce((a, b) => (b.distance < a.distance ? b : a));
-        const startS = Math.max(0, Math.min(...group.map((g) => g.startS)) - PAD_BEFORE_S);
-        const endS = Math.min(file.duration ?? Infinity, Math.max(...group.map((g) => g.endS)) + PAD_AFTER_S);
-        rows.push({
-          requestId,
-          footageId: file.id,
-          gameId: file.gameId,
-          camera: file.camera,
-          startS: Math.round(startS * 10) / 10,
-          endS: Math.round(endS * 10) / 10,
-          distance: Math.round(best.distance * 1000) / 1000,
-          confidence: confidenceOf(best.distance),
-          faceHeight: Math.max(...group.map((g) => g.faceHeight)),
-          unsure: best.distance >= MATCH_DISTANCE,
-          lookalike: group.some((g) => g.lookalike),
-          trackId: group.reduce((a, b) => (b.quality > a.quality ? b : a)).id,
-          rank: 0,
-        });
-        group = [];
-      };
-      for (const hit of own) {
-        if (group.length && hit.startS - Math.max(...group.map((g) => g.endS)) > MERGE_GAP_S) flush();
-        group.push(hit);
-      }
-      flush();
-    }
-  }
-  // Rank: confidence first, then a bigger face, then a longer clip.
-  const score = (r: (typeof rows)[number]) => r.confidence * 0.6 + Math.min(1, r.faceHeight / 200) * 0.25 + Math.min(1, (r.endS - r.startS) / 10) * 0.15;
-  rows.sort((a, b) => score(b) - score(a)).forEach((r, i) => (r.rank = i + 1));
+  const tracks = files.length
+    ? await db
+        .select({ id: faceTracks.id, footageId: faceTracks.footageId, startS: faceTracks.startS, endS: faceTracks.endS, faceHeight: faceTracks.faceHeight, quality: faceTracks.quality, embeddings: faceTracks.embeddings })
+        .from(faceTracks)
+        .where(and(inArray(faceTracks.footageId, files.map((f) => f.id)), sql`length(${faceTracks.embeddings}) > 0`))
+    : [];
+  const proposals = proposeAppearances(
+    tracks.map((t) => ({ ...t, embeddings: decodeEmbeddings(t.embeddings) })),
+    files,
+    refs,
+    allOtherRefs,
+  );
+  const rows: (typeof appearances.$inferInsert)[] = proposals.map((p) => ({ ...p, requestId }));
   await finish('ready', rows, lookalikes.length > 0);
   if (lookalikes.length) {
     await db.update(highlightRequests).set({ lookalike: true }).where(inArray(highlightRequests.id, lookalikes.map((l) => l.requestId)));
   }
   return 'ready';
+}
+
+export interface IndexedTrack {
+  id: string;
+  footageId: string;
+  startS: number;
+  endS: number;
+  faceHeight: number;
+  quality: number;
+  embeddings: Float32Array[];
+}
+export interface IndexedFile {
+  id: string;
+  gameId: string;
+  camera: string;
+  duration: number | null;
+}
+export interface ProposedAppearance {
+  footageId: string;
+  gameId: string;
+  camera: string;
+  startS: number;
+  endS: number;
+  distance: number;
+  confidence: number;
+  faceHeight: number;
+  unsure: boolean;
+  lookalike: boolean;
+  trackId: string;
+  rank: number;
+}
+
+/**
+ * The athlete's appearances in these files, ranked: tracks closer than UNSURE_DISTANCE to a
+ * reference, merged per file when less than MERGE_GAP_S apart, padded, marked unsure near the
+ * threshold and look-alike when about as close to another athlete. Pure: the benchmarks run it
+ * on their own index.
+ */
+export function proposeAppearances(tracks: IndexedTrack[], files: IndexedFile[], refs: Float32Array[], otherRefs: Float32Array[]): ProposedAppearance[] {
+  const rows: ProposedAppearance[] = [];
+  const hits = tracks
+    .map((t) => {
+      const distance = closest(t.embeddings, refs);
+      const lookalike = otherRefs.length > 0 && closest(t.embeddings, otherRefs) < distance + 0.05;
+      return { ...t, distance, lookalike };
+    })
+    .filter((t) => t.distance < UNSURE_DISTANCE);
+  for (const file of files) {
+    const own = hits.filter((h) => h.footageId === file.id).sort((a, b) => a.startS - b.startS);
+    let group: typeof own = [];
+    const flush = () => {
+      if (!group.length) return;
+      const best = group.reduce((a, b) => (b.distance < a.distance ? b : a));
+      const startS = Math.max(0, Math.min(...group.map((g) => g.startS)) - PAD_BEFORE_S);
+      const endS = Math.min(file.duration ?? Infinity, Math.max(...group.map((g) => g.endS)) + PAD_AFTER_S);
+      rows.push({
+        footageId: file.id,
+        gameId: file.gameId,
+        camera: file.camera,
+        startS: Math.round(startS * 10) / 10,
+        endS: Math.round(endS * 10) / 10,
+        distance: Math.round(best.distance * 1000) / 1000,
+        confidence: confidenceOf(best.distance),
+        faceHeight: Math.max(...group.map((g) => g.faceHeight)),
+        unsure: best.distance >= MATCH_DISTANCE,
+        lookalike: group.some((g) => g.lookalike),
+        trackId: group.reduce((a, b) => (b.quality > a.quality ? b : a)).id,
+        rank: 0,
+      });
+      group = [];
+    };
+    for (const hit of own) {
+      if (group.length && hit.startS - Math.max(...group.map((g) => g.endS)) > MERGE_GAP_S) flush();
+      group.push(hit);
+    }
+    flush();
+  }
+  // Rank: confidence first, then a bigger face, then a longer clip.
+  const score = (r: ProposedAppearance) => r.confidence * 0.6 + Math.min(1, r.faceHeight / 200) * 0.25 + Math.min(1, (r.endS - r.startS) / 10) * 0.15;
+  rows.sort((a, b) => score(b) - score(a)).forEach((r, i) => (r.rank = i + 1));
+  return rows;
 }
 
 export function matchRequestJob(deps: Pick<AppDeps, 'db' | 'bus'>): JobHandler<'faces.match-request'> {

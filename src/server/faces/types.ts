@@ -13,6 +13,8 @@ export interface IndexSettings {
   minEmbedPx: number;
   /** A track not seen for longer than this ends. */
   maxGapS: number;
+  /** Every other sample looks only around live tracks (see index-segment.ts). */
+  alternateFullFrames: boolean;
 }
 
 export interface SegmentTrack {
@@ -31,6 +33,8 @@ export interface SegmentStats {
   descriptors: number;
   detectMs: number;
   describeMs: number;
+  /** Samples searched whole (the others only around live tracks). */
+  fullLooks: number;
 }
 
 export interface SegmentResult {
