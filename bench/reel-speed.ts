@@ -34,7 +34,7 @@ import { createVerifiedUser, startTestApp } from '../test/support/app';
 import { makeAdmin } from '../test/support/dashboard-fixtures';
 import { composeFootage, type Appearance, type Person } from '../test/support/face-footage';
 import { eventually } from '../test/support/purchase';
-import { intFromEnv, runBenchmark } from './support';
+import { intFromEnv, runBenchmark, settleConnections } from './support';
 
 const run = promisify(execFile);
 const MINUTES = intFromEnv('BENCH_MINUTES', 5);
@@ -133,6 +133,7 @@ async function matching() {
       trackCount += rows.length;
     }
     console.log(`\nmatching: ${CAMERA_HOURS} camera-hours, ${trackCount.toLocaleString()} tracks written in ${seconds(started).toFixed(1)} s (${app.server.deps.database.kind})`);
+    await settleConnections(app);
     const [request] = await app.db.insert(highlightRequests).values({ userId: athlete.userId, eventId, event: 'Austin Fall League', games: [] }).returning();
     const approveStarted = performance.now();
     const res = await app.fetch(`/api/admin/requests/${request!.id}/acknowledge`, { method: 'POST', cookie: admin.cookie });
