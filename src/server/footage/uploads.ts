@@ -10,6 +10,7 @@ import { Server, type Upload } from '@tus/server';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { z } from 'zod';
+import { FOOTAGE } from '../../common/admin-messages';
 import { hasControlCharacters } from '../../common/schemas';
 import { trustedOrigins } from '../auth/auth';
 import type { Viewer, ViewerEnv } from '../auth/session';
@@ -21,10 +22,6 @@ import { sniffVideoContainer } from '../media/video-type';
 import { storageKeys } from '../storage/keys';
 
 export const FOOTAGE_UPLOADS_PATH = '/api/admin/footage-uploads';
-export const FOOTAGE_MESSAGES = {
-  invalid: 'Choose a game and name the camera.',
-  notVideo: 'This file is not a video. Upload an MP4, MOV or WebM file.',
-} as const;
 
 const metadataSchema = z.object({
   gameId: z.string().min(1).max(200),
@@ -56,9 +53,9 @@ export function createFootageUploads(deps: AppDeps) {
     async onUploadCreate(req, upload) {
       const viewer = viewers.get(req)!;
       const parsed = metadataSchema.safeParse(upload.metadata ?? {});
-      if (!parsed.success) throw refusal(400, 'VALIDATION_ERROR', FOOTAGE_MESSAGES.invalid);
+      if (!parsed.success) throw refusal(400, 'VALIDATION_ERROR', FOOTAGE.invalid);
       const [game] = await deps.db.select({ id: eventGames.id }).from(eventGames).where(and(eq(eventGames.id, parsed.data.gameId), isNull(eventGames.archivedAt)));
-      if (!game) throw refusal(404, 'GAME_NOT_FOUND', FOOTAGE_MESSAGES.invalid);
+      if (!game) throw refusal(404, 'GAME_NOT_FOUND', FOOTAGE.invalid);
       return { metadata: { gameId: parsed.data.gameId, camera: parsed.data.camera, filename: parsed.data.filename ?? '', uploaderId: viewer.userId } };
     },
     async onUploadFinish(req, upload) {
@@ -66,7 +63,7 @@ export function createFootageUploads(deps: AppDeps) {
       const footageId = await finishUpload(deps, directory, upload, viewer);
       if (!footageId) {
         await datastore.remove(upload.id).catch(() => {});
-        throw refusal(415, 'INVALID_FILE_TYPE', FOOTAGE_MESSAGES.notVideo);
+        throw refusal(415, 'INVALID_FILE_TYPE', FOOTAGE.notVideo);
       }
       return { status_code: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ footageId }) };
     },

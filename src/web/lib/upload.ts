@@ -14,6 +14,16 @@ export async function uploadForm<T>(url: string, method: 'POST' | 'PUT', form: F
   return body as T;
 }
 
+/** The server's message in a failed tus request's answer, or the fallback. */
+export function tusErrorMessage(error: Error, fallback: string): string {
+  const body = (error as Error & { originalResponse?: { getBody(): string } | null }).originalResponse?.getBody();
+  try {
+    return (JSON.parse(body ?? '') as { message?: string }).message ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /** Client-side check of a picked image, before any upload: the server checks again by bytes. */
 export function checkImageFile(file: File, maxBytes: number): 'type' | 'size' | null {
   if (!file.type.startsWith('image/')) return 'type';

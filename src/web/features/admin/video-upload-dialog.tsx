@@ -6,6 +6,7 @@ import * as tus from 'tus-js-client';
 import { VIDEO_MAX_BYTES } from '../../../common/constants';
 import { ADMIN } from '../../../common/admin-messages';
 import { notify } from '../../lib/toast';
+import { tusErrorMessage } from '../../lib/upload';
 import { Button } from '../../ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';
 import { Field, Input, NativeSelect, Textarea } from '../../ui/form-controls';
@@ -29,14 +30,7 @@ function formatSeconds(s: number): string {
 }
 
 /** The server's text for a failed tus request, or the spec's fallback. */
-function messageOf(error: Error): string {
-  const body = (error as tus.DetailedError).originalResponse?.getBody();
-  try {
-    return (JSON.parse(body ?? '') as { message?: string }).message ?? ADMIN.video.uploadFailedFallback;
-  } catch {
-    return ADMIN.video.uploadFailedFallback;
-  }
-}
+const messageOf = (error: Error) => tusErrorMessage(error, ADMIN.video.uploadFailedFallback);
 
 /** A request a Not Yet Paid video can wait for: one not bought yet. */
 export interface UploadRequest {

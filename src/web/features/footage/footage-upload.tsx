@@ -5,19 +5,12 @@ import { useRef, useState } from 'react';
 import * as tus from 'tus-js-client';
 import { FOOTAGE } from '../../../common/admin-messages';
 import { notify } from '../../lib/toast';
+import { tusErrorMessage } from '../../lib/upload';
 import { Button } from '../../ui/button';
 import { Field, Input } from '../../ui/form-controls';
 
 const CHUNK_BYTES = 8 * 1024 * 1024;
 
-function messageOf(error: Error): string {
-  const body = (error as tus.DetailedError).originalResponse?.getBody();
-  try {
-    return (JSON.parse(body ?? '') as { message?: string }).message ?? '';
-  } catch {
-    return '';
-  }
-}
 
 export function FootageUpload({ gameId, cameras }: { gameId: string; cameras: string[] }) {
   const queryClient = useQueryClient();
@@ -28,7 +21,7 @@ export function FootageUpload({ gameId, cameras }: { gameId: string; cameras: st
 
   const start = (e: React.FormEvent) => {
     e.preventDefault();
-    if (!file || !camera.trim()) return notify.error({ title: FOOTAGE.uploadFailed, description: 'Choose a game and name the camera.' });
+    if (!file || !camera.trim()) return notify.error({ title: FOOTAGE.uploadFailed, description: FOOTAGE.invalid });
     setProgress(0);
     const up = new tus.Upload(file, {
       endpoint: '/api/admin/footage-uploads',
@@ -50,7 +43,7 @@ export function FootageUpload({ gameId, cameras }: { gameId: string; cameras: st
       },
       onError: (error) => {
         setProgress(null);
-        notify.error({ title: FOOTAGE.uploadFailed, description: messageOf(error) || 'Please try again.' });
+        notify.error({ title: FOOTAGE.uploadFailed, description: tusErrorMessage(error, FOOTAGE.uploadFailedFallback) });
       },
     });
     void up.findPreviousUploads().then((previous) => {
