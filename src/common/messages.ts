@@ -11,6 +11,8 @@ export const BRAND = {
   headline: 'GET IT ON TAPE.',
   signUpToday: 'SIGN UP TODAY',
   copyright: '© 2024 Get It On Tape. All rights reserved.',
+  /** The line under the headline on a reel's closing card. */
+  reelOutro: 'Highlights found by face, cut for you.',
 } as const;
 
 export const NAV = {

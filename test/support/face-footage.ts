@@ -57,7 +57,7 @@ export function samplePhoto(person: Person): string {
 
 /** Writes an H.264 MP4 of `seconds` at width×height, 30 fps, with the given appearances. */
 /** `preset` is x264's: ultrafast (the default) for tests, veryfast for footage like a camera's. */
-export async function composeFootage(file: string, opts: { width: number; height: number; seconds: number; appearances: Appearance[]; preset?: string }) {
+export async function composeFootage(file: string, opts: { width: number; height: number; seconds: number; appearances: Appearance[]; preset?: string; audio?: boolean }) {
   const { width, height, seconds, appearances } = opts;
   // A grainy court: noise made at a quarter of the size and scaled up, which costs far less.
   const quarter = `${Math.round(width / 8) * 2}x${Math.round(height / 8) * 2}`;
@@ -82,9 +82,12 @@ export async function composeFootage(file: string, opts: { width: number; height
     filters.push(`[${last}][${i + 1}:v]overlay=x='${x}':y=${Math.round(a.y * height)}:enable='between(t,${a.from},${a.to})':shortest=1[v${i}]`);
     last = `v${i}`;
   });
+  // A tone as the game's sound, when asked: the reel's sound is then the camera's, not silence.
+  if (opts.audio) inputs.push('-f', 'lavfi', '-t', String(seconds), '-i', `sine=f=330:sample_rate=48000`);
   const args = ['-v', 'error', '-y', ...inputs];
   if (filters.length) args.push('-filter_complex', filters.join(';'), '-map', `[${last}]`);
   else args.push('-map', '0:v');
+  if (opts.audio) args.push('-map', `${appearances.length + 1}:a`, '-c:a', 'aac', '-b:a', '96k');
   args.push('-t', String(seconds), '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '60', '-movflags', '+faststart', file);
   try {
     await run('ffmpeg', args, { maxBuffer: 1 << 24 });

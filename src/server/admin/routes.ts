@@ -2,6 +2,7 @@
 // and for an admin who is viewing the site as a user). Thin: each route checks its input and
 // calls the service of the domain it touches.
 import { footageRoutes } from '../footage/routes';
+import { reelRoutes } from '../reels/routes';
 import { createFootageUploads } from '../footage/uploads';
 import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
@@ -145,6 +146,7 @@ export function adminRoutes(deps: AppDeps) {
       .all('/footage-uploads', (c) => footageUploads.handle(c))
       .all('/footage-uploads/:id', (c) => footageUploads.handle(c))
       .route('/', footageRoutes(deps))
+      .route('/', reelRoutes(deps))
       .all('/uploads', (c) => uploads.handle(c))
       .all('/uploads/:id', (c) => uploads.handle(c))
   );

@@ -14,6 +14,7 @@ export type AuditAction =
   | 'footage.upload'
   | 'footage.delete'
   | 'footage.reindex'
+  | 'reel.render'
   | 'event.create'
   | 'event.update'
   | 'game.create'

@@ -270,9 +270,11 @@ export const userVideos = pgTable(
     uploadedBy: text('uploaded_by').references(() => user.id, { onDelete: 'set null' }),
     /** The request a Not Yet Paid video belongs to: buying that request unlocks it. Null: any purchase does. */
     requestId: uuid('request_id').references(() => highlightRequests.id, { onDelete: 'set null' }),
+    /** The reel render that made this video (reels/render-job.ts); null for an admin's upload. */
+    renderId: uuid('render_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('user_videos_user_idx').on(t.userId, t.createdAt)],
+  (t) => [index('user_videos_user_idx').on(t.userId, t.createdAt), index('user_videos_request_idx').on(t.requestId)],
 );
 
 export const userStills = pgTable(
@@ -285,6 +287,10 @@ export const userStills = pgTable(
     storageUrl: text('storage_url').notNull(),
     originalFilename: text('original_filename'),
     orderPosition: integer('order_position').notNull().default(0),
+    /** Stills picked from a request's footage stay hidden until that request is paid for. */
+    requestId: uuid('request_id').references(() => highlightRequests.id, { onDelete: 'set null' }),
+    isVisible: boolean('is_visible').notNull().default(true),
+    renderId: uuid('render_id'),
     createdAt: createdAt(),
   },
   (t) => [index('user_stills_user_idx').on(t.userId, t.orderPosition)],
@@ -579,8 +585,54 @@ export const appearances = pgTable(
     lookalike: boolean('lookalike').notNull().default(false),
     /** The track whose best frame is the thumbnail. */
     trackId: uuid('track_id').references(() => faceTracks.id, { onDelete: 'set null' }),
+    /** Every track merged into this clip: the social cut follows their faces. */
+    trackIds: jsonb('track_ids').$type<string[]>().notNull().default([]),
     rank: integer('rank').notNull(),
+    /** The admin's review: null (not yet decided), accepted or rejected. Re-matching keeps decided clips. */
+    decision: text('decision'),
+    /** The accepted clip's place in the reel, from 1. */
+    position: integer('position'),
+    /** Added by hand from the event's footage rather than found by face. */
+    manual: boolean('manual').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('appearances_request_idx').on(t.requestId, t.rank)],
 );
+
+/**
+ * One render of a request's reel: the highlight reel, the social cut and the stills, made by the
+ * 'reels.render' job (reels/render-job.ts). Its outputs replace the previous render's at once.
+ */
+export const reelRenders = pgTable(
+  'reel_renders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => highlightRequests.id, { onDelete: 'cascade' }),
+    /** queued, rendering, ready or failed. */
+    state: text('state').notNull().default('queued'),
+    /** What it is doing now: reel, social, stills, storing. */
+    stage: text('stage'),
+    progress: integer('progress').notNull().default(0),
+    error: text('error'),
+    spotlight: boolean('spotlight').notNull().default(true),
+    /** The clips as they were when Render was pressed, so a later edit changes nothing here. */
+    clips: jsonb('clips').$type<RenderClip[]>().notNull(),
+    /** Seconds per stage and the outputs' durations, for the benchmarks and the admin. */
+    stats: jsonb('stats').$type<Record<string, number>>(),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('reel_renders_request_idx').on(t.requestId, t.createdAt)],
+);
+
+export interface RenderClip {
+  appearanceId: string;
+  footageId: string;
+  startS: number;
+  endS: number;
+  rank: number;
+  trackIds: string[];
+}

@@ -5,7 +5,7 @@
 // admin, never silently kept or dropped; faces about as close to another athlete of the event
 // are marked as look-alikes and both requests flagged. Runs as the 'faces.match-request' job
 // when a request is approved, and again when more of its footage is indexed.
-import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { appearances, athleteReferences, eventGames, faceTracks, footage, highlightRequests, userProfiles } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import type { JobHandler } from '../jobs/queue';
@@ -38,8 +38,11 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
   if (!request || !request.eventId) return 'not_found';
   const finish = async (state: string, rows: (typeof appearances.$inferInsert)[], lookalike = false) => {
     await db.transaction(async (tx) => {
-      await tx.delete(appearances).where(eq(appearances.requestId, requestId));
-      for (let i = 0; i < rows.length; i += 500) await tx.insert(appearances).values(rows.slice(i, i + 500));
+      // The admin's decisions and hand-added clips stay; a new proposal over a kept clip is dropped.
+      await tx.delete(appearances).where(and(eq(appearances.requestId, requestId), isNull(appearances.decision), eq(appearances.manual, false)));
+      const kept = await tx.select({ footageId: appearances.footageId, startS: appearances.startS, endS: appearances.endS }).from(appearances).where(eq(appearances.requestId, requestId));
+      const fresh = rows.filter((r) => !kept.some((k) => k.footageId === r.footageId && k.startS < r.endS! && r.startS! < k.endS));
+      for (let i = 0; i < fresh.length; i += 500) await tx.insert(appearances).values(fresh.slice(i, i + 500));
       await tx.update(highlightRequests).set({ matchingState: state, matchedAt: new Date(), lookalike }).where(eq(highlightRequests.id, requestId));
     });
     await deps.bus.publish({ topic: 'highlight_requests', userId: request.userId, action: 'update', id: requestId });
@@ -139,6 +142,7 @@ export interface ProposedAppearance {
   unsure: boolean;
   lookalike: boolean;
   trackId: string;
+  trackIds: string[];
   rank: number;
 }
 
@@ -177,6 +181,7 @@ export function proposeAppearances(tracks: IndexedTrack[], files: IndexedFile[],
         unsure: best.distance >= MATCH_DISTANCE,
         lookalike: group.some((g) => g.lookalike),
         trackId: group.reduce((a, b) => (b.quality > a.quality ? b : a)).id,
+        trackIds: group.map((g) => g.id),
         rank: 0,
       });
       group = [];

@@ -46,6 +46,11 @@ export const JOB_TYPES = {
     payload: z.object({ requestId: z.string().uuid() }),
     queue: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 10 * 60 },
   },
+  /** A request's highlight reel, social cut and stills, rendered from its accepted clips (reels/render-job.ts). */
+  'reels.render': {
+    payload: z.object({ renderId: z.string().uuid() }),
+    queue: { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 3 * HOUR },
+  },
 } as const;
 
 export type JobType = keyof typeof JOB_TYPES;

@@ -5,6 +5,7 @@ import { indexFootage } from '../faces/indexing';
 import { matchRequestJob } from '../faces/matching';
 import { deliverMail } from '../mail/jobs';
 import { createLocalProvider, deliverLocalEvent, expireLocalSession } from '../payments/local-provider';
+import { renderReelJob } from '../reels/render-job';
 import { processVideo } from '../videos/processing';
 import type { JobHandlers } from './queue';
 
@@ -16,5 +17,6 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     'payments.local-expire': expireLocalSession(createLocalProvider(deps)),
     'faces.index-footage': indexFootage(deps),
     'faces.match-request': matchRequestJob(deps),
+    'reels.render': renderReelJob(deps),
   };
 }

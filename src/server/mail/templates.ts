@@ -180,3 +180,18 @@ export function receiptMail(p: {
     html: layout('Your highlight reel order is confirmed', lines, { label: 'Go to your dashboard', url: p.dashboardUrl }),
   };
 }
+
+/** The family's reel is rendered and paid for: it is on their dashboard now. */
+export function reelDeliveredMail(p: { to: string; firstName: string | null; event: string | null; stills: number; dashboardUrl: string }): MailMessage {
+  const lines = [
+    `Hi ${p.firstName || 'there'},`,
+    `Your highlight reel${p.event ? ` from ${p.event}` : ''} is ready: the full reel, a vertical cut for social media${p.stills ? ` and ${p.stills} photo ${p.stills === 1 ? 'still' : 'stills'}` : ''}.`,
+    'Watch and download them on your dashboard.',
+  ];
+  return {
+    to: p.to,
+    subject: 'Your highlight reel is ready',
+    text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
+    html: layout('Your highlight reel is ready', lines, { label: 'Watch your reel', url: p.dashboardUrl }),
+  };
+}

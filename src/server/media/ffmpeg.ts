@@ -104,6 +104,15 @@ export async function makeWebVideo(input: string, output: string, probe: VideoPr
     '-movflags', '+faststart',
     '-f', 'mp4', output,
   ];
+  await runFfmpeg(args, probe.durationSeconds, onProgress);
+  return copy ? 'copied' : 'transcoded';
+}
+
+/**
+ * Runs ffmpeg with `args` (which should hold `-progress pipe:1`); `onProgress` hears the fraction
+ * of `durationSeconds` written so far.
+ */
+export async function runFfmpeg(args: string[], durationSeconds: number, onProgress?: (fraction: number) => void): Promise<void> {
   let buffered = '';
   await run(FFMPEG, args, (chunk) => {
     buffered += chunk;
@@ -111,10 +120,14 @@ export async function makeWebVideo(input: string, output: string, probe: VideoPr
     buffered = lines.pop() ?? '';
     for (const line of lines) {
       const m = /^out_time_us=(\d+)/.exec(line);
-      if (m && probe.durationSeconds > 0 && onProgress) onProgress(Math.min(1, Number(m[1]) / 1e6 / probe.durationSeconds));
+      if (m && durationSeconds > 0 && onProgress) onProgress(Math.min(1, Number(m[1]) / 1e6 / durationSeconds));
     }
   });
-  return copy ? 'copied' : 'transcoded';
+}
+
+/** One full-resolution frame at `atSeconds` as PNG (lossless, for stills). */
+export async function extractFullFrame(input: string, output: string, atSeconds: number): Promise<void> {
+  await run(FFMPEG, ['-y', '-v', 'error', '-ss', String(Math.max(0, atSeconds)), '-i', input, '-frames:v', '1', '-c:v', 'png', '-f', 'image2', output]);
 }
 
 /** A JPEG frame at `atSeconds`, at most 1280 px wide. */

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { and, eq } from 'drizzle-orm';
 import { MEDIA } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
-import { userVideos } from '../db/schema';
+import { userStills, userVideos } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { parseKey } from '../storage/keys';
@@ -27,6 +27,11 @@ export function mediaRoutes(deps: AppDeps) {
         .where(and(eq(userVideos.thumbnailUrl, key), eq(userVideos.isVisible, true), eq(userVideos.status, 'active')))
         .limit(1);
       if (!video) return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
+    }
+    if (parsed.bucket === 'user-stills' && !viewer.isAdmin) {
+      // A still of a reel not yet paid for is not the family's to see yet.
+      const [still] = await deps.db.select({ id: userStills.id }).from(userStills).where(and(eq(userStills.storageUrl, key), eq(userStills.isVisible, true))).limit(1);
+      if (!still) return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
     }
     const res = await serveStored(deps.storage, key, { method: c.req.method, rangeHeader: c.req.header('range') });
     return res ?? apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);

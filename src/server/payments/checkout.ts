@@ -9,7 +9,7 @@ import { CHECKOUT, PROMO } from '../../common/dashboard-messages';
 import { highlightRequests, orders } from '../db/schema';
 import { isUniqueViolation, isUuid } from '../db/errors';
 import type { AppDeps } from '../http/deps';
-import { completeOrder, queueReceipt, type Order } from './completion';
+import { afterOrderCompleted, completeOrder, type Order } from './completion';
 import { reelPrice } from './pricing';
 import { findActivePromo } from './promo-codes';
 import { ProviderError } from './provider';
@@ -183,7 +183,7 @@ async function completeFreeOrder(
       if (!free) throw new CheckoutRefused(409, 'CHECKOUT_CHANGED', CHECKOUT.generic);
       return completeOrder(tx, free, null);
     });
-    await queueReceipt(deps, completed.id);
+    await afterOrderCompleted(deps, completed);
     await deps.bus.publish({ topic: 'orders', userId: completed.userId, action: 'update', id: completed.id });
     await deps.bus.publish({ topic: 'user_videos', userId: completed.userId, action: 'update' });
     return { url: `${deps.config.baseUrl}/dashboard?checkout=success&session_id=${sessionId}`, orderId: completed.id };

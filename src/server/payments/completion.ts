@@ -7,10 +7,11 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
-import { highlightRequests, orders, paymentEvents, userProfiles, userVideos } from '../db/schema';
+import { highlightRequests, orders, paymentEvents, userProfiles, userStills, userVideos } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import { jobIdFor } from '../jobs/queue';
 import { receiptMail } from '../mail/templates';
+import { deliverIfReady } from '../reels/render-job';
 import type { CheckoutSession, PaymentEvent, PaymentProvider } from './provider';
 
 /** The event does not fit any order of ours: answered 400, nothing recorded, nothing changed. */
@@ -55,7 +56,7 @@ export async function handlePaymentEvent(deps: AppDeps, provider: PaymentProvide
     return { outcome, order };
   });
 
-  if (order.status === 'completed') await queueReceipt(deps, order.id);
+  if (order.status === 'completed') await afterOrderCompleted(deps, order);
   if (outcome !== 'duplicate' && outcome !== 'ignored') {
     await deps.bus.publish({ topic: 'orders', userId: order.userId, action: 'update', id: order.id });
     if (outcome === 'completed') await deps.bus.publish({ topic: 'user_videos', userId: order.userId, action: 'update' });
@@ -113,7 +114,15 @@ export async function completeOrder(tx: Db, order: Order, paymentId: string | nu
         order.requestId ? or(isNull(userVideos.requestId), eq(userVideos.requestId, order.requestId)) : isNull(userVideos.requestId),
       ),
     );
+  // Stills picked by a reel render of this request (reels/render-job.ts) are unlocked with it.
+  if (order.requestId) await tx.update(userStills).set({ isVisible: true }).where(and(eq(userStills.requestId, order.requestId), eq(userStills.isVisible, false)));
   return completed!;
+}
+
+/** Once an order is paid: its receipt, and its reel delivered if it is already rendered. */
+export async function afterOrderCompleted(deps: Pick<AppDeps, 'db' | 'mailer' | 'config' | 'bus'>, order: Pick<Order, 'id' | 'requestId'>): Promise<void> {
+  await queueReceipt(deps, order.id);
+  if (order.requestId) await deliverIfReady(deps, order.requestId);
 }
 
 /**

@@ -4,8 +4,8 @@
 import pg from 'pg';
 import type { Database } from '../db/client';
 
-export type ChangeTopic = 'highlight_requests' | 'user_videos' | 'user_stills' | 'user_profiles' | 'orders' | 'footage';
-const TOPICS: readonly ChangeTopic[] = ['highlight_requests', 'user_videos', 'user_stills', 'user_profiles', 'orders', 'footage'];
+export type ChangeTopic = 'highlight_requests' | 'user_videos' | 'user_stills' | 'user_profiles' | 'orders' | 'footage' | 'reel_review';
+const TOPICS: readonly ChangeTopic[] = ['highlight_requests', 'user_videos', 'user_stills', 'user_profiles', 'orders', 'footage', 'reel_review'];
 const ACTIONS: readonly ChangeEvent['action'][] = ['insert', 'update', 'delete'];
 
 export interface ChangeEvent {

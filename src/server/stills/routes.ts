@@ -1,6 +1,6 @@
 // /api/stills: the athlete's photo stills, in order_position order; each downloadable.
 import { Hono } from 'hono';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { MEDIA } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import { isUuid } from '../db/errors';
@@ -17,7 +17,7 @@ export function stillRoutes(deps: AppDeps) {
       const rows = await deps.db
         .select()
         .from(userStills)
-        .where(eq(userStills.userId, c.var.viewer.userId))
+        .where(and(eq(userStills.userId, c.var.viewer.userId), eq(userStills.isVisible, true)))
         .orderBy(asc(userStills.orderPosition), asc(userStills.createdAt));
       c.header('Cache-Control', 'no-store');
       return c.json(
@@ -34,7 +34,7 @@ export function stillRoutes(deps: AppDeps) {
       const id = c.req.param('id');
       const [still] = isUuid(id) ? await deps.db.select().from(userStills).where(eq(userStills.id, id)) : [];
       const viewer = c.var.viewer;
-      if (!still || (still.userId !== viewer.userId && !viewer.isAdmin)) return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
+      if (!still || (!viewer.isAdmin && (still.userId !== viewer.userId || !still.isVisible))) return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
       const ext = still.storageUrl.split('.').pop() ?? 'jpg';
       const name = still.originalFilename ?? `photo-${still.orderPosition + 1}.${ext}`;
       const res = await serveStored(deps.storage, still.storageUrl, { method: c.req.method, rangeHeader: c.req.header('range'), downloadName: name });

@@ -2,7 +2,7 @@
 // their bytes, 5MB each, re-encoded without metadata. They replace the user's stills as a whole:
 // the new files are written first, then one transaction swaps the rows, then the old files go.
 // A failure anywhere before the swap leaves the old set exactly as it was.
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import sharp from 'sharp';
 import { ADMIN } from '../../common/admin-messages';
 import { audit } from '../audit/log';
@@ -63,7 +63,8 @@ export async function replaceStills(
       written.push(key);
     }
     const old = await deps.db.transaction(async (tx) => {
-      const previous = await tx.delete(userStills).where(eq(userStills.userId, userId)).returning({ key: userStills.storageUrl });
+      // Stills a reel render picked stay: they belong to that render (reels/render-job.ts).
+      const previous = await tx.delete(userStills).where(and(eq(userStills.userId, userId), isNull(userStills.renderId))).returning({ key: userStills.storageUrl });
       await tx.insert(userStills).values(
         written.map((key, i) => ({ userId, storageUrl: key, originalFilename: cleanName(files[i]!.name), orderPosition: i })),
       );

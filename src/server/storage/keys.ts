@@ -20,6 +20,8 @@ export const storageKeys = {
   /** The frame processing picks; fixed, so a re-run replaces it instead of leaving another. */
   videoAutoThumbnail: (userId: string, videoId: string) => `video-thumbnails/${userId}/${videoId}-auto.jpg`,
   still: (userId: string, ext: string) => `user-stills/${userId}/still-${tag()}.${ext}`,
+  /** A still picked from a reel render's footage; named by the render so a re-run writes the same file. */
+  renderedStill: (userId: string, renderId: string, index: number) => `user-stills/${userId}/still-${renderId}-${index}.jpg`,
   /** An extra face photo the athlete is found by (faces/references.ts). */
   referencePhoto: (userId: string) => `profile-photos/${userId}/reference-${tag()}.jpg`,
   /** Game footage: never served through /api/media (media/routes.ts refuses the bucket). */

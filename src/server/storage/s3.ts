@@ -73,6 +73,7 @@ export function createS3Storage(config: S3Config): Storage {
 
   return {
     kind: 's3',
+    localPath: () => null,
     async put(key, data, contentType) {
       assertValidKey(key);
       // A single PUT is atomic in S3: a reader sees the old object or the new one, never half.

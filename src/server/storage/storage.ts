@@ -28,6 +28,11 @@ export interface Storage {
   stat(key: string): Promise<StoredObject | null>;
   read(key: string, range?: { start: number; end: number }): Promise<Readable | null>;
   delete(key: string): Promise<void>;
+  /**
+   * The object's own file when it lies on this machine's disk (ffmpeg reads it where it is, a
+   * camera-hour is not copied for a 10-second clip); null otherwise.
+   */
+  localPath(key: string): string | null;
   /** The keys under a folder prefix such as `avatars/{userId}/` or `avatars/`, sorted. */
   list(prefix: string): Promise<string[]>;
 }
@@ -88,6 +93,10 @@ export function createDiskStorage(rootDir: string): Storage {
       }
       await fsp.writeFile(meta(key), JSON.stringify({ contentType }));
       await fsp.rename(tmp, target);
+    },
+    localPath(key) {
+      const source = file(key);
+      return fs.existsSync(source) ? source : null;
     },
     async download(key, filePath) {
       const source = file(key);

@@ -8,6 +8,7 @@ import { refreshSession } from '../session/session';
 const QUERIES_BY_TOPIC: Record<string, string[][]> = {
   highlight_requests: [['requests'], ['admin', 'users'], ['admin', 'stats'], ['admin', 'proposals']],
   footage: [['admin', 'footage']],
+  reel_review: [['admin', 'review']],
   user_videos: [['videos'], ['admin', 'users'], ['admin', 'jobs']],
   user_stills: [['stills'], ['admin', 'users']],
   user_profiles: [['profile'], ['admin', 'users']],

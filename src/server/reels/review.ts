@@ -1,0 +1,263 @@
+// The admin's review of a request's clips (reel builder part 2): the proposed appearances grouped
+// into moments (the same stretch of a game seen by several cameras), and the admin's decisions,
+// trims, hand-added clips and order. Every change is one statement or one transaction on the
+// server, so a reload or a second admin sees exactly what was saved.
+import { and, asc, desc, eq, isNotNull, max } from 'drizzle-orm';
+import { REVIEW } from '../../common/admin-messages';
+import type { Db } from '../db/client';
+import { isUuid } from '../db/errors';
+import { appearances, eventGames, footage, highlightRequests, reelRenders, userProfiles, userVideos } from '../db/schema';
+import type { EventBus } from '../realtime/bus';
+
+export type AppearanceRow = typeof appearances.$inferSelect;
+
+/** Trim handles move in tenths of a second; a clip is at least this long, at most this long. */
+export const CLIP_MIN_S = 1;
+export const CLIP_MAX_S = 120;
+const tenth = (s: number) => Math.round(s * 10) / 10;
+
+export class ReviewRefused extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Review changes reach admins' screens only (an id no user has). */
+export function publishReview(bus: EventBus, requestId: string) {
+  return bus.publish({ topic: 'reel_review', userId: `request:${requestId}`, action: 'update', id: requestId });
+}
+
+export interface Moment {
+  gameId: string;
+  startS: number;
+  endS: number;
+  /** The clips of this moment, one per camera angle, biggest face first. */
+  appearanceIds: string[];
+  /** The angle preselected: where the athlete's face is largest. */
+  preferredId: string;
+}
+
+/**
+ * Clips of the same game whose times overlap on different cameras are one moment seen from
+ * several angles. Rejected clips still belong to their moment (the admin may change their mind).
+ */
+export function groupMoments(rows: Pick<AppearanceRow, 'id' | 'gameId' | 'camera' | 'startS' | 'endS' | 'faceHeight' | 'rank'>[]): Moment[] {
+  const moments: Moment[] = [];
+  const byGame = new Map<string, typeof rows>();
+  for (const r of rows) byGame.set(r.gameId, [...(byGame.get(r.gameId) ?? []), r]);
+  for (const [gameId, list] of byGame) {
+    const sorted = [...list].sort((a, b) => a.startS - b.startS);
+    let group: typeof rows = [];
+    let groupEnd = -Infinity;
+    const flush = () => {
+      if (!group.length) return;
+      const angles = [...group].sort((a, b) => b.faceHeight - a.faceHeight || a.rank - b.rank);
+      moments.push({ gameId, startS: Math.min(...group.map((g) => g.startS)), endS: groupEnd, appearanceIds: angles.map((a) => a.id), preferredId: angles[0]!.id });
+      group = [];
+    };
+    for (const r of sorted) {
+      // Only another camera makes another angle; two clips of one camera stay two moments.
+      const overlaps = r.startS < groupEnd && !group.some((g) => g.camera === r.camera);
+      if (!overlaps) flush();
+      group.push(r);
+      groupEnd = group.length === 1 ? r.endS : Math.max(groupEnd, r.endS);
+    }
+    flush();
+  }
+  // Best moment first, as the matching ranked its clips.
+  const bestRank = new Map(rows.map((r) => [r.id, r.rank]));
+  return moments.sort((a, b) => Math.min(...a.appearanceIds.map((id) => bestRank.get(id)!)) - Math.min(...b.appearanceIds.map((id) => bestRank.get(id)!)));
+}
+
+async function requestOf(db: Db, requestId: string) {
+  const [request] = isUuid(requestId) ? await db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId)) : [];
+  if (!request) throw new ReviewRefused(404, REVIEW.notFound);
+  return request;
+}
+
+export async function loadReview(db: Db, requestId: string) {
+  const request = await requestOf(db, requestId);
+  const [profile] = await db
+    .select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName, teamName: userProfiles.teamName, jerseyNumber: userProfiles.jerseyNumber })
+    .from(userProfiles)
+    .where(eq(userProfiles.id, request.userId));
+  const files = request.eventId
+    ? await db.select().from(footage).where(eq(footage.eventId, request.eventId)).orderBy(asc(footage.gameId), asc(footage.camera))
+    : [];
+  const games = request.eventId ? await db.select().from(eventGames).where(eq(eventGames.eventId, request.eventId)).orderBy(asc(eventGames.position)) : [];
+  const rows = await db.select().from(appearances).where(eq(appearances.requestId, requestId)).orderBy(asc(appearances.rank));
+  const [render] = await db.select().from(reelRenders).where(eq(reelRenders.requestId, requestId)).orderBy(desc(reelRenders.createdAt)).limit(1);
+  const outputs = await db
+    .select({ id: userVideos.id, videoType: userVideos.videoType, durationSeconds: userVideos.durationSeconds, isVisible: userVideos.isVisible })
+    .from(userVideos)
+    .where(and(eq(userVideos.requestId, requestId), isNotNull(userVideos.renderId)));
+  return {
+    request: {
+      id: request.id,
+      userId: request.userId,
+      status: request.status,
+      event: request.event,
+      eventId: request.eventId,
+      games: request.games,
+      matchingState: request.matchingState,
+      lookalike: request.lookalike,
+    },
+    athlete: {
+      name: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),
+      teamName: profile?.teamName ?? null,
+      jerseyNumber: profile?.jerseyNumber ?? null,
+    },
+    games: games.map((g) => ({ id: g.id, label: g.label })),
+    footage: files.map((f) => ({ id: f.id, gameId: f.gameId, camera: f.camera, durationSeconds: f.durationSeconds, width: f.width, height: f.height, indexState: f.indexState, streamUrl: `/api/admin/footage/${f.id}/stream` })),
+    clips: rows.map((a) => ({
+      id: a.id,
+      footageId: a.footageId,
+      gameId: a.gameId,
+      camera: a.camera,
+      startS: a.startS,
+      endS: a.endS,
+      confidence: a.confidence,
+      faceHeight: a.faceHeight,
+      unsure: a.unsure,
+      lookalike: a.lookalike,
+      rank: a.rank,
+      decision: a.decision,
+      position: a.position,
+      manual: a.manual,
+      thumbnailUrl: a.trackId ? `/api/admin/face-tracks/${a.trackId}/thumbnail` : null,
+    })),
+    moments: groupMoments(rows.filter((r) => !r.manual)),
+    render: render
+      ? {
+          id: render.id,
+          state: render.state,
+          stage: render.stage,
+          progress: render.progress,
+          error: render.error,
+          spotlight: render.spotlight,
+          createdAt: render.createdAt.toISOString(),
+          finishedAt: render.finishedAt?.toISOString() ?? null,
+          stats: render.stats,
+        }
+      : null,
+    outputs,
+  };
+}
+export type ReviewDto = Awaited<ReturnType<typeof loadReview>>;
+
+async function clipOf(db: Db, requestId: string, appearanceId: string): Promise<AppearanceRow> {
+  const [row] = isUuid(appearanceId) ? await db.select().from(appearances).where(and(eq(appearances.id, appearanceId), eq(appearances.requestId, requestId))) : [];
+  if (!row) throw new ReviewRefused(404, REVIEW.clipNotFound);
+  return row;
+}
+
+/** Accepted clips numbered 1..n again in their current order (after one leaves the reel). */
+async function renumber(db: Db, requestId: string) {
+  const accepted = await db
+    .select({ id: appearances.id })
+    .from(appearances)
+    .where(and(eq(appearances.requestId, requestId), eq(appearances.decision, 'accepted')))
+    .orderBy(asc(appearances.position), asc(appearances.rank));
+  for (const [i, a] of accepted.entries()) await db.update(appearances).set({ position: i + 1 }).where(eq(appearances.id, a.id));
+}
+
+/** Accept puts the clip at the end of the reel; reject or undecide takes it out. */
+export async function decideClip(deps: { db: Db; bus: EventBus }, requestId: string, appearanceId: string, decision: 'accepted' | 'rejected' | null) {
+  await requestOf(deps.db, requestId);
+  await deps.db.transaction(async (tx) => {
+    const row = await clipOf(tx, requestId, appearanceId);
+    if (row.decision === decision) return;
+    if (decision === 'accepted') {
+      const [{ last } = { last: 0 }] = await tx.select({ last: max(appearances.position) }).from(appearances).where(eq(appearances.requestId, requestId));
+      await tx.update(appearances).set({ decision, position: (last ?? 0) + 1 }).where(eq(appearances.id, appearanceId));
+    } else {
+      await tx.update(appearances).set({ decision, position: null }).where(eq(appearances.id, appearanceId));
+      await renumber(tx, requestId);
+    }
+  });
+  await publishReview(deps.bus, requestId);
+}
+
+async function footageOfRequest(db: Db, request: { eventId: string | null }, footageId: string) {
+  const [file] = isUuid(footageId) && request.eventId ? await db.select().from(footage).where(and(eq(footage.id, footageId), eq(footage.eventId, request.eventId))) : [];
+  if (!file) throw new ReviewRefused(404, REVIEW.footageNotFound);
+  return file;
+}
+
+/** A clip's start and end, checked against its footage, in tenths of a second. */
+function checkedSpan(startS: number, endS: number, durationS: number | null): { startS: number; endS: number } {
+  const start = tenth(startS);
+  const end = tenth(endS);
+  if (!Number.isFinite(start) || !Number.isFinite(end) || start < 0 || (durationS !== null && end > tenth(durationS) + 0.05)) throw new ReviewRefused(400, REVIEW.outsideFootage);
+  if (end - start < CLIP_MIN_S - 1e-6) throw new ReviewRefused(400, REVIEW.tooShort);
+  if (end - start > CLIP_MAX_S + 1e-6) throw new ReviewRefused(400, REVIEW.tooLong);
+  return { startS: start, endS: end };
+}
+
+export async function trimClip(deps: { db: Db; bus: EventBus }, requestId: string, appearanceId: string, span: { startS: number; endS: number }) {
+  const request = await requestOf(deps.db, requestId);
+  const row = await clipOf(deps.db, requestId, appearanceId);
+  const file = await footageOfRequest(deps.db, request, row.footageId);
+  const checked = checkedSpan(span.startS, span.endS, file.durationSeconds);
+  await deps.db.update(appearances).set(checked).where(eq(appearances.id, appearanceId));
+  await publishReview(deps.bus, requestId);
+  return checked;
+}
+
+/** A clip the face search did not find, added by hand from any footage of the event; accepted at the end of the reel. */
+export async function addClip(deps: { db: Db; bus: EventBus }, requestId: string, input: { footageId: string; startS: number; endS: number }) {
+  const request = await requestOf(deps.db, requestId);
+  const file = await footageOfRequest(deps.db, request, input.footageId);
+  const span = checkedSpan(input.startS, input.endS, file.durationSeconds);
+  const id = await deps.db.transaction(async (tx) => {
+    const [{ last, lastRank } = { last: 0, lastRank: 0 }] = await tx
+      .select({ last: max(appearances.position), lastRank: max(appearances.rank) })
+      .from(appearances)
+      .where(eq(appearances.requestId, requestId));
+    const [row] = await tx
+      .insert(appearances)
+      .values({
+        requestId,
+        footageId: file.id,
+        gameId: file.gameId,
+        camera: file.camera,
+        ...span,
+        confidence: 1,
+        distance: 0,
+        faceHeight: 0,
+        manual: true,
+        decision: 'accepted',
+        position: (last ?? 0) + 1,
+        // After every found clip: the social cut keeps found clips first when it must drop some.
+        rank: (lastRank ?? 0) + 1,
+      })
+      .returning({ id: appearances.id });
+    return row!.id;
+  });
+  await publishReview(deps.bus, requestId);
+  return id;
+}
+
+/** The reel's order: exactly the accepted clips, each once. */
+export async function reorderClips(deps: { db: Db; bus: EventBus }, requestId: string, ids: string[]) {
+  await requestOf(deps.db, requestId);
+  await deps.db.transaction(async (tx) => {
+    const accepted = await tx.select({ id: appearances.id }).from(appearances).where(and(eq(appearances.requestId, requestId), eq(appearances.decision, 'accepted')));
+    const known = new Set(accepted.map((a) => a.id));
+    if (ids.length !== known.size || new Set(ids).size !== ids.length || ids.some((id) => !known.has(id))) throw new ReviewRefused(409, REVIEW.orderChanged);
+    for (const [i, id] of ids.entries()) await tx.update(appearances).set({ position: i + 1 }).where(eq(appearances.id, id));
+  });
+  await publishReview(deps.bus, requestId);
+}
+
+/** The accepted clips in reel order, as the render takes them. */
+export async function acceptedClips(db: Db, requestId: string) {
+  return db
+    .select()
+    .from(appearances)
+    .where(and(eq(appearances.requestId, requestId), eq(appearances.decision, 'accepted')))
+    .orderBy(asc(appearances.position));
+}

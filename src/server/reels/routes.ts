@@ -1,0 +1,93 @@
+// /api/admin/requests/:id/review… and /api/admin/footage/:id/stream: the admin's review of a
+// request's clips and its render. Mounted behind the admin guard (admin/routes.ts); thin: the
+// rules live in review.ts and render-job.ts.
+import { Hono, type Context } from 'hono';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { REVIEW } from '../../common/admin-messages';
+import type { ViewerEnv } from '../auth/session';
+import { isUuid } from '../db/errors';
+import { footage } from '../db/schema';
+import type { AppDeps } from '../http/deps';
+import { apiError } from '../http/errors';
+import { serveStored } from '../media/serve';
+import { startRender } from './render-job';
+import { addClip, decideClip, loadReview, reorderClips, ReviewRefused, trimClip } from './review';
+
+const seconds = z.number().finite().min(0).max(24 * 60 * 60);
+const decisionSchema = z.object({ decision: z.enum(['accepted', 'rejected']).nullable() });
+const trimSchema = z.object({ startS: seconds, endS: seconds });
+const addSchema = z.object({ footageId: z.string().uuid(), startS: seconds, endS: seconds });
+const orderSchema = z.object({ ids: z.array(z.string().uuid()).max(500) });
+const renderSchema = z.object({ spotlight: z.boolean().default(true) });
+
+async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.output<T> | null> {
+  const parsed = schema.safeParse(await c.req.json().catch(() => null));
+  return parsed.success ? parsed.data : null;
+}
+
+/** Runs `work` and answers a refusal with its status and message. */
+async function answer(c: Context, work: () => Promise<Response>) {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ReviewRefused) return apiError(c, error.status, error.status === 404 ? 'NOT_FOUND' : error.status === 409 ? 'STATE_CHANGED' : 'VALIDATION_ERROR', error.message);
+    throw error;
+  }
+}
+
+export function reelRoutes(deps: AppDeps) {
+  return new Hono<ViewerEnv>()
+    .get('/requests/:id/review', (c) =>
+      answer(c, async () => {
+        c.header('Cache-Control', 'no-store');
+        return c.json(await loadReview(deps.db, c.req.param('id')));
+      }),
+    )
+    .put('/requests/:id/clips/:clipId/decision', async (c) => {
+      const input = await body(c, decisionSchema);
+      if (!input) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
+      return answer(c, async () => {
+        await decideClip(deps, c.req.param('id'), c.req.param('clipId'), input.decision);
+        return c.json({ id: c.req.param('clipId'), decision: input.decision });
+      });
+    })
+    .put('/requests/:id/clips/:clipId/span', async (c) => {
+      const input = await body(c, trimSchema);
+      if (!input) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
+      return answer(c, async () => c.json({ id: c.req.param('clipId'), ...(await trimClip(deps, c.req.param('id'), c.req.param('clipId'), input)) }));
+    })
+    .post('/requests/:id/clips', async (c) => {
+      const input = await body(c, addSchema);
+      if (!input) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
+      return answer(c, async () => c.json({ id: await addClip(deps, c.req.param('id'), input) }, 201));
+    })
+    .put('/requests/:id/clip-order', async (c) => {
+      const input = await body(c, orderSchema);
+      if (!input) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.orderChanged);
+      return answer(c, async () => {
+        await reorderClips(deps, c.req.param('id'), input.ids);
+        return c.json({ ids: input.ids });
+      });
+    })
+    .post('/requests/:id/render', async (c) => {
+      const input = await body(c, renderSchema);
+      if (!input) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
+      return answer(c, async () => {
+        const render = await startRender(deps, c.req.param('id'), c.var.viewer.userId, input);
+        return c.json({ id: render.id, state: render.state }, 202);
+      });
+    })
+    .on(['GET', 'HEAD'], '/footage/:id/stream', async (c) => {
+      // The admin plays a clip in place: byte ranges of the stored footage, never the whole file.
+      const id = c.req.param('id');
+      const [file] = isUuid(id) ? await deps.db.select({ sourceKey: footage.sourceKey }).from(footage).where(eq(footage.id, id)) : [];
+      if (!file) return apiError(c, 404, 'NOT_FOUND', REVIEW.notFound);
+      const res = await serveStored(deps.storage, file.sourceKey, { method: c.req.method, rangeHeader: c.req.header('range') });
+      if (!res) return apiError(c, 404, 'NOT_FOUND', REVIEW.notFound);
+      // Stored as bytes; browsers play it as video (the uploads are checked to be one).
+      res.headers.set('Content-Type', 'video/mp4');
+      res.headers.set('Cache-Control', 'private, no-store');
+      return res;
+    });
+}
