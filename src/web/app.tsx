@@ -26,7 +26,7 @@ const AdminUsersPage = page(() => import('./routes/admin-users'));
 const AdminOrdersPage = page(() => import('./routes/admin-orders'));
 const AdminWaitingListPage = page(() => import('./routes/admin-waiting-list'));
 const AdminFootagePage = page(() => import('./routes/admin-footage'));
-const AdminRequestClipsPage = page(() => import('./routes/admin-request-clips'));
+const AdminRequestReviewPage = page(() => import('./routes/admin-request-review'));
 
 /** A new page starts at the top; going back keeps the browser's own scroll position. */
 function ScrollToTop() {
@@ -67,7 +67,7 @@ export function AppRoutes() {
           <Route path="orders" element={<AdminOrdersPage />} />
           <Route path="waiting-list" element={<AdminWaitingListPage />} />
           <Route path="footage" element={<AdminFootagePage />} />
-          <Route path="requests/:id" element={<AdminRequestClipsPage />} />
+          <Route path="requests/:id" element={<AdminRequestReviewPage />} />
         </Route>
       </Routes>
     </Suspense>

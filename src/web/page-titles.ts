@@ -19,7 +19,7 @@ export const PAGE_TITLES = {
   '/admin/orders': 'Orders · Admin',
   '/admin/waiting-list': 'Waiting list · Admin',
   '/admin/footage': 'Footage · Admin',
-  '/admin/requests': 'Proposed clips · Admin',
+  '/admin/requests': 'Review clips · Admin',
   notFound: 'Page not found',
 } as const;
 

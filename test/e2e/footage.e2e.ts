@@ -1,6 +1,8 @@
-// Reel builder part 1 in a real browser, on a fresh `npm start`: the family turns on face matching
+// The reel builder in a real browser, on a fresh `npm start`: the family turns on face matching
 // and adds a reference photo; an admin adds a game, uploads footage from two cameras, watches it
-// being indexed live, approves the athlete's request and sees where the athlete was found.
+// being indexed live, approves the athlete's request, reviews the proposed clips (plays, accepts,
+// trims, adds one by hand, reorders) and renders; the family pays with the test checkout, plays
+// and scrubs the reel and the social cut, downloads, and sees the stills.
 // Screenshots at 1280px and 390px; every screen through the accessibility gate.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,8 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { ADMIN, FOOTAGE } from '../../src/common/admin-messages';
-import { FACE_MATCHING } from '../../src/common/dashboard-messages';
+import { ADMIN, FOOTAGE, REVIEW } from '../../src/common/admin-messages';
+import { CHECKOUT, DASHBOARD, FACE_MATCHING } from '../../src/common/dashboard-messages';
 import { composeFootage, referencePhoto } from '../support/face-footage';
 import { expectAccessible } from './a11y';
 import { launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
@@ -51,7 +53,7 @@ function grant(email: string): Promise<string> {
   );
 }
 
-it('finds a consenting athlete in footage from two cameras, from upload to proposed clips', async () => {
+it('finds a consenting athlete in footage from two cameras, reviews and renders the reel, and the family pays and watches it', async () => {
   // The family: signed in, agrees to face matching, adds a reference photo that the server checks.
   const family = await signUpByApi(product, 'Ava Stone');
   const { context: familyContext, page: fp } = await newPage(browser);
@@ -113,26 +115,117 @@ it('finds a consenting athlete in footage from two cameras, from upload to propo
   const requested = await fp.request.post(`${product.url}/api/requests`, { data: { eventId: austin.id, games: [gameId] }, headers: { origin: product.url } });
   expect(requested.status()).toBe(201);
 
-  // Approving it starts the search; the proposals are one click away.
+  // Approving it starts the search; the review screen is one click away.
   await page.goto(`${product.url}/admin/users`);
   const user = page.getByTestId('user-card').filter({ hasText: 'Ava Stone' });
   await user.getByRole('button', { name: ADMIN.requestButtons.received }).click();
-  await user.getByRole('link', { name: FOOTAGE.clipsLink }).click();
-  await page.getByRole('heading', { name: FOOTAGE.clipsTitle }).waitFor();
+  await user.getByRole('link', { name: REVIEW.link }).click();
+  await page.getByRole('heading', { name: REVIEW.title }).waitFor();
   await page.getByText(FOOTAGE.matchStates.ready!).waitFor({ timeout: 30_000 });
-  const clips = page.getByTestId('clip');
-  // Found on both cameras; the other person in camera 1 is not proposed.
-  await expect.poll(() => clips.count()).toBe(2);
-  const texts = await clips.allTextContents();
+  // Found on both cameras at the same moment: one moment, two angles side by side, the larger
+  // face (camera 1) preselected; the other person in camera 1 is not proposed.
+  const angles = page.getByTestId('angle');
+  await expect.poll(() => angles.count()).toBe(2);
+  expect(await page.getByTestId('moment').count()).toBe(1);
+  const texts = await angles.allTextContents();
   expect(texts.some((t) => t.includes('Camera 1'))).toBe(true);
   expect(texts.some((t) => t.includes('Camera 2'))).toBe(true);
-  expect(texts.every((t) => t.includes('Game 1 vs Lakers'))).toBe(true);
-  await expect.poll(() => page.locator('img[alt^="Face found"]').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
-  await shot(page, 'footage-04-clips-1280');
-  await expectAccessible(page, 'proposed clips');
+  await angles.filter({ hasText: 'Camera 1' }).getByText(REVIEW.largestFace).waitFor();
+  await expect.poll(() => angles.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+  expect(await page.getByTestId('timeline-row').count()).toBe(2);
+
+  // Play an angle in place: the footage streams by ranges from the clip's start.
+  await page.getByRole('button', { name: new RegExp(`^${REVIEW.play} Camera 2`) }).click();
+  const player = angles.filter({ hasText: 'Camera 2' }).locator('video');
+  const playedFrom = await player.evaluate(async (v: HTMLVideoElement) => {
+    if (v.readyState < 2) await new Promise((r) => v.addEventListener('loadeddata', r, { once: true }));
+    return v.currentTime;
+  });
+  expect(playedFrom).toBeGreaterThanOrEqual(0.4);
+  await shot(page, 'review-01-moments-1280');
+  await expectAccessible(page, 'review screen');
+
+  // Accept both angles; trim the first clip; add one by hand; move it up with the keyboard.
+  await page.getByRole('button', { name: new RegExp(`^${REVIEW.accept} Camera 1`) }).click();
+  await page.getByRole('button', { name: new RegExp(`^${REVIEW.accept} Camera 2`) }).click();
+  const reel = page.getByTestId('reel-clip');
+  await expect.poll(() => reel.count()).toBe(2);
+  const first = reel.first();
+  const start = Number(await first.getByLabel(REVIEW.start).inputValue());
+  await first.getByLabel(REVIEW.start).fill(String(Math.round((start + 0.5) * 10) / 10));
+  await first.getByRole('button', { name: REVIEW.saveTrim }).click();
+  await page.getByText(REVIEW.trimmed).first().waitFor();
+  const added = page.locator('section', { has: page.getByRole('heading', { name: REVIEW.addTitle }) });
+  await added.getByLabel(REVIEW.addFootage).selectOption({ label: 'Game 1 vs Lakers · Camera 2 (6 s)' });
+  await added.getByLabel(REVIEW.start).fill('0');
+  await added.getByLabel(REVIEW.end).fill('0.5');
+  await added.getByRole('button', { name: REVIEW.addClip }).click();
+  await added.getByRole('alert').getByText(REVIEW.tooShort).waitFor();
+  await added.getByLabel(REVIEW.end).fill('2');
+  await added.getByRole('button', { name: REVIEW.addClip }).click();
+  await expect.poll(() => reel.count()).toBe(3);
+  await page.getByRole('button', { name: `${REVIEW.moveUp} 3` }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await reel.nth(1).textContent())?.includes(REVIEW.handAdded)).toBe(true);
+  // Saved on the server: a reload shows the same reel.
+  const order = await reel.allTextContents();
+  await page.reload();
+  await expect.poll(() => reel.count()).toBe(3);
+  expect(await reel.allTextContents()).toEqual(order);
+  expect(await reel.first().getByLabel(REVIEW.start).inputValue()).toBe(String(Math.round((start + 0.5) * 10) / 10));
+  await shot(page, 'review-02-reel-1280');
   await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, 'footage-04-clips-390');
-  await expectAccessible(page, 'proposed clips at 390px');
-  expect(errors).toEqual([]);
+  await shot(page, 'review-02-reel-390');
+  await expectAccessible(page, 'review screen at 390px');
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Render: progress shows live until it is done; the outputs wait for payment.
+  await page.getByRole('button', { name: REVIEW.render, exact: true }).click();
+  await page.getByText(REVIEW.renderStarted).first().waitFor();
+  await expect.poll(() => page.getByTestId('render-state').textContent(), { timeout: 240_000 }).toBe(REVIEW.renderStates.ready);
+  await page.getByText(REVIEW.outputHidden).first().waitFor();
+  await shot(page, 'review-03-rendered-1280');
+
+  // The family pays with the test checkout and finds the reel, the social cut and the stills.
+  await fp.goto(`${product.url}/dashboard`);
+  await fp.getByRole('button', { name: DASHBOARD.purchaseReel }).click();
+  await fp.getByRole('dialog', { name: DASHBOARD.purchaseReel }).getByRole('button', { name: CHECKOUT.checkout }).click();
+  await fp.waitForURL(/\/checkout\/local\/cs_local_/);
+  await fp.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await fp.getByLabel('Expiration (MM / YY)').fill('12 / 34');
+  await fp.getByLabel('Security code (CVC)').fill('123');
+  await fp.getByLabel('Name on card').fill('Ava Stone');
+  await fp.getByRole('button', { name: 'Pay $150.00' }).click();
+  await fp.waitForURL('**/dashboard**');
+  await fp.getByText(CHECKOUT.success.title).waitFor();
+  const reels = fp.locator('section', { has: fp.getByRole('heading', { name: DASHBOARD.cards.reels }) });
+  await reels.getByText('Highlight Reel', { exact: true }).waitFor({ timeout: 30_000 });
+  await reels.getByText('Social Cut', { exact: true }).waitFor();
+  const videos = reels.locator('video');
+  expect(await videos.count()).toBe(2);
+  const sizes = await videos.evaluateAll((list) =>
+    Promise.all(
+      (list as HTMLVideoElement[]).map(async (v) => {
+        if (v.readyState < 1) await new Promise((r) => v.addEventListener('loadedmetadata', r, { once: true }));
+        v.currentTime = 4;
+        await new Promise((r) => v.addEventListener('seeked', r, { once: true }));
+        return [v.videoWidth, v.videoHeight, Math.round(v.currentTime)];
+      }),
+    ),
+  );
+  expect(sizes).toEqual([[1920, 1080, 4], [1080, 1920, 4]]);
+  const [download] = await Promise.all([fp.waitForEvent('download'), reels.getByRole('button', { name: 'Download' }).first().click()]);
+  expect(download.suggestedFilename()).toBe('Highlight Reel.mp4');
+  const photos = fp.locator('section', { has: fp.getByRole('heading', { name: DASHBOARD.cards.photos }) });
+  await photos.getByRole('img').first().waitFor();
+  await expect.poll(() => photos.getByRole('img').first().evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(1280);
+  await fp.waitForTimeout(400);
+  await shot(fp, 'review-04-family-dashboard-1280');
+  await expectAccessible(fp, 'dashboard with the rendered reel');
+  await fp.setViewportSize({ width: 390, height: 844 });
+  await reels.scrollIntoViewIfNeeded();
+  await shot(fp, 'review-04-family-dashboard-390');
+  // The one refusal the admin met on purpose (a clip too short), and nothing else.
+  expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   await familyContext.close();
-}, 300_000);
+}, 540_000);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { REVIEW } from '../../common/admin-messages';
+import { REEL_FORMAT } from '../../common/reel-format';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
@@ -24,8 +25,7 @@ import type { FaceSample } from './crop-path';
 import { FORMATS, pickSocialClips, renderOutput, type ClipInput, type OutputKind } from './render';
 import { acceptedClips, publishReview, ReviewRefused } from './review';
 
-/** The social cut's limit, as the platforms that show vertical video take it. */
-export const SOCIAL_MAX_S = 60;
+export const SOCIAL_MAX_S = REEL_FORMAT.socialMaxS;
 export const STILLS_MAX = 12;
 const PROGRESS_EVERY_MS = 1000;
 

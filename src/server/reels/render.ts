@@ -8,20 +8,18 @@
 // the source frame, so both outputs show it on the face.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { outputDuration, REEL_FORMAT, type OutputKind } from '../../common/reel-format';
 import { runFfmpeg } from '../media/ffmpeg';
 import { spotlightRing } from './cards';
 import { cropCommands, planCrop, type FaceSample } from './crop-path';
 
-export const CROSSFADE_S = 0.5;
+export const CROSSFADE_S = REEL_FORMAT.crossfadeS;
 export const FPS = 30;
 /** How long the spotlight stays on the athlete from their first sighting in a clip. */
 const SPOTLIGHT_S = 1;
 
-export const FORMATS = {
-  reel: { width: 1920, height: 1080, introS: 3, outroS: 2.5 },
-  social: { width: 1080, height: 1920, introS: 2, outroS: 2 },
-} as const;
-export type OutputKind = keyof typeof FORMATS;
+export const FORMATS = { reel: REEL_FORMAT.reel, social: REEL_FORMAT.social };
+export { outputDuration, type OutputKind };
 
 export interface ClipInput {
   /** The footage file on local disk. */
@@ -33,13 +31,6 @@ export interface ClipInput {
   hasAudio: boolean;
   /** The athlete's face in this clip, times from the clip's start, in source pixels. */
   faces: FaceSample[];
-}
-
-/** Length of an output: every piece, less one cross-fade between each two. */
-export function outputDuration(kind: OutputKind, clipDurations: number[]): number {
-  const f = FORMATS[kind];
-  const pieces = [f.introS, ...clipDurations, f.outroS];
-  return pieces.reduce((a, b) => a + b, 0) - (pieces.length - 1) * CROSSFADE_S;
 }
 
 /**

@@ -2,7 +2,7 @@
 // for them, and their videos.
 import { Eye, Film, Images, ScanFace } from 'lucide-react';
 import { Link } from 'react-router';
-import { ADMIN, FOOTAGE, IMPERSONATION } from '../../../common/admin-messages';
+import { ADMIN, IMPERSONATION, REVIEW } from '../../../common/admin-messages';
 import { Button } from '../../ui/button';
 import type { AdminUser } from './api';
 import { RequestButton } from './request-button';
@@ -62,7 +62,7 @@ export function UserCard({ user, actions }: { user: AdminUser; actions: UserCard
             <Button asChild size="sm" variant="outline">
               <Link to={`/admin/requests/${approved.id}`}>
                 <ScanFace className="h-4 w-4" aria-hidden="true" />
-                {FOOTAGE.clipsLink}
+                {REVIEW.link}
               </Link>
             </Button>
           )}

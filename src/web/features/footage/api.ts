@@ -1,4 +1,4 @@
-// The reel builder's admin calls: events and games, footage, and a request's proposed clips.
+// The reel builder's admin calls: events and games, footage, and matching a request again.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { requestJson } from '../../lib/api-error';
 
@@ -32,27 +32,6 @@ export interface Footage {
   indexError: string | null;
   indexStats: Record<string, number> | null;
 }
-export interface Appearance {
-  id: string;
-  footageId: string;
-  gameId: string;
-  camera: string;
-  startS: number;
-  endS: number;
-  confidence: number;
-  faceHeight: number;
-  unsure: boolean;
-  lookalike: boolean;
-  rank: number;
-  thumbnailUrl: string | null;
-}
-export interface Proposals {
-  requestId: string;
-  matchingState: string | null;
-  lookalike: boolean;
-  appearances: Appearance[];
-}
-
 export const useAdminEvents = () => useQuery({ queryKey: ['admin', 'events'], queryFn: () => requestJson<AdminEvent[]>('/api/admin/events') });
 
 export const useEventFootage = (eventId: string | undefined) =>
@@ -62,13 +41,6 @@ export const useEventFootage = (eventId: string | undefined) =>
     enabled: Boolean(eventId),
     // Live updates refresh it; a slow poll covers a dropped stream while something is indexing.
     refetchInterval: (query) => (query.state.data?.some((f) => f.indexState === 'indexing' || f.indexState === 'queued') ? 5000 : false),
-  });
-
-export const useProposals = (requestId: string) =>
-  useQuery({
-    queryKey: ['admin', 'proposals', requestId],
-    queryFn: () => requestJson<Proposals>(`/api/admin/requests/${encodeURIComponent(requestId)}/appearances`),
-    refetchInterval: (query) => (query.state.data?.matchingState === 'matching' ? 1500 : false),
   });
 
 function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {

@@ -1,0 +1,122 @@
+// The review screen's calls: the request's clips, moments and render, and every change to them.
+// Each change is saved on the server at once; live updates ('reel_review') refresh other admins.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { requestJson } from '../../lib/api-error';
+
+export interface ReviewClip {
+  id: string;
+  footageId: string;
+  gameId: string;
+  camera: string;
+  startS: number;
+  endS: number;
+  confidence: number;
+  faceHeight: number;
+  unsure: boolean;
+  lookalike: boolean;
+  rank: number;
+  decision: 'accepted' | 'rejected' | null;
+  position: number | null;
+  manual: boolean;
+  thumbnailUrl: string | null;
+}
+export interface ReviewFootage {
+  id: string;
+  gameId: string;
+  camera: string;
+  durationSeconds: number | null;
+  width: number | null;
+  height: number | null;
+  indexState: string;
+  streamUrl: string;
+}
+export interface Moment {
+  gameId: string;
+  startS: number;
+  endS: number;
+  appearanceIds: string[];
+  preferredId: string;
+}
+export interface Render {
+  id: string;
+  state: 'queued' | 'rendering' | 'ready' | 'failed';
+  stage: string | null;
+  progress: number;
+  error: string | null;
+  spotlight: boolean;
+  createdAt: string;
+  finishedAt: string | null;
+  stats: Record<string, number> | null;
+}
+export interface Review {
+  request: { id: string; userId: string; status: string; event: string; eventId: string | null; games: string[]; matchingState: string | null; lookalike: boolean };
+  athlete: { name: string; teamName: string | null; jerseyNumber: number | null };
+  games: Array<{ id: string; label: string }>;
+  footage: ReviewFootage[];
+  clips: ReviewClip[];
+  moments: Moment[];
+  render: Render | null;
+  outputs: Array<{ id: string; videoType: string; durationSeconds: number | null; isVisible: boolean }>;
+}
+
+const base = (requestId: string) => `/api/admin/requests/${encodeURIComponent(requestId)}`;
+const reviewKey = (requestId: string) => ['admin', 'review', requestId];
+
+export const useReview = (requestId: string) =>
+  useQuery({
+    queryKey: reviewKey(requestId),
+    queryFn: () => requestJson<Review>(`${base(requestId)}/review`),
+    // Live updates refresh it; a slow poll covers a dropped stream while matching or rendering.
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      return data?.request.matchingState === 'matching' || data?.render?.state === 'queued' || data?.render?.state === 'rendering' ? 2000 : false;
+    },
+  });
+
+function useReviewMutation<V, R>(requestId: string, fn: (v: V) => Promise<R>, optimistic?: (review: Review, v: V) => Review) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onMutate: async (v: V) => {
+      if (!optimistic) return;
+      await queryClient.cancelQueries({ queryKey: reviewKey(requestId) });
+      const before = queryClient.getQueryData<Review>(reviewKey(requestId));
+      if (before) queryClient.setQueryData(reviewKey(requestId), optimistic(before, v));
+      return { before };
+    },
+    onError: (_e, _v, context) => {
+      const before = (context as { before?: Review } | undefined)?.before;
+      if (before) queryClient.setQueryData(reviewKey(requestId), before);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKey(requestId) }),
+  });
+}
+
+export const useDecide = (requestId: string) =>
+  useReviewMutation(
+    requestId,
+    ({ clipId, decision }: { clipId: string; decision: ReviewClip['decision'] }) =>
+      requestJson(`${base(requestId)}/clips/${clipId}/decision`, { method: 'PUT', json: { decision } }),
+    (review, { clipId, decision }) => {
+      const last = Math.max(0, ...review.clips.map((c) => c.position ?? 0));
+      return { ...review, clips: review.clips.map((c) => (c.id === clipId ? { ...c, decision, position: decision === 'accepted' ? (c.decision === 'accepted' ? c.position : last + 1) : null } : c)) };
+    },
+  );
+
+export const useTrim = (requestId: string) =>
+  useReviewMutation(requestId, ({ clipId, startS, endS }: { clipId: string; startS: number; endS: number }) =>
+    requestJson<{ startS: number; endS: number }>(`${base(requestId)}/clips/${clipId}/span`, { method: 'PUT', json: { startS, endS } }),
+  );
+
+export const useAddClip = (requestId: string) =>
+  useReviewMutation(requestId, (json: { footageId: string; startS: number; endS: number }) => requestJson<{ id: string }>(`${base(requestId)}/clips`, { method: 'POST', json }));
+
+export const useReorder = (requestId: string) =>
+  useReviewMutation(
+    requestId,
+    (ids: string[]) => requestJson(`${base(requestId)}/clip-order`, { method: 'PUT', json: { ids } }),
+    (review, ids) => ({ ...review, clips: review.clips.map((c) => (ids.includes(c.id) ? { ...c, position: ids.indexOf(c.id) + 1 } : c)) }),
+  );
+
+export const useRender = (requestId: string) =>
+  useReviewMutation(requestId, (json: { spotlight: boolean }) => requestJson<{ id: string }>(`${base(requestId)}/render`, { method: 'POST', json }));

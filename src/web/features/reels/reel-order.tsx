@@ -1,0 +1,147 @@
+// The reel as it will be cut: the accepted clips in order. Reorder by dragging, or with the
+// Move up / Move down buttons from the keyboard; trim each clip's start and end in tenths of a
+// second; take a clip out. Every change is saved at once.
+import { useState } from 'react';
+import { ArrowDown, ArrowUp, GripVertical, Play, Trash2 } from 'lucide-react';
+import { outputDuration } from '../../../common/reel-format';
+import { REVIEW } from '../../../common/admin-messages';
+import { cn } from '../../lib/cn';
+import { notify } from '../../lib/toast';
+import { Button } from '../../ui/button';
+import { Input } from '../../ui/form-controls';
+import { type Review, type ReviewClip, useDecide, useReorder, useTrim } from './api';
+import { ClipPlayer } from './clip-player';
+import { span } from './format';
+
+function TrimEditor({ review, clip }: { review: Review; clip: ReviewClip }) {
+  const trim = useTrim(review.request.id);
+  const [start, setStart] = useState(String(clip.startS));
+  const [end, setEnd] = useState(String(clip.endS));
+  const [error, setError] = useState<string | null>(null);
+  const duration = review.footage.find((f) => f.id === clip.footageId)?.durationSeconds ?? undefined;
+  const changed = Number(start) !== clip.startS || Number(end) !== clip.endS;
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError(null);
+        trim.mutate(
+          { clipId: clip.id, startS: Number(start), endS: Number(end) },
+          {
+            onSuccess: (saved) => {
+              setStart(String(saved.startS));
+              setEnd(String(saved.endS));
+              notify.success({ title: REVIEW.trimmed, description: span(saved.startS, saved.endS) });
+            },
+            onError: (err) => setError(err.message),
+          },
+        );
+      }}
+    >
+      <label className="flex flex-col gap-1 text-xs text-neutral-300">
+        {REVIEW.start}
+        <Input type="number" inputMode="decimal" step={0.1} min={0} max={duration} value={start} onChange={(e) => setStart(e.target.value)} className="h-9 w-24" />
+      </label>
+      <label className="flex flex-col gap-1 text-xs text-neutral-300">
+        {REVIEW.end}
+        <Input type="number" inputMode="decimal" step={0.1} min={0} max={duration} value={end} onChange={(e) => setEnd(e.target.value)} className="h-9 w-24" />
+      </label>
+      <Button size="sm" variant="outline" type="submit" disabled={!changed || trim.isPending}>
+        {REVIEW.saveTrim}
+      </Button>
+      {error && (
+        <p role="alert" className="w-full text-sm text-red-400">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+export function ReelOrder({ review }: { review: Review }) {
+  const reorder = useReorder(review.request.id);
+  const decide = useDecide(review.request.id);
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [playing, setPlaying] = useState<string | null>(null);
+  const clips = review.clips.filter((c) => c.decision === 'accepted').sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
+  const gameLabel = (id: string) => review.games.find((g) => g.id === id)?.label ?? id;
+  const failed = (e: Error) => notify.error({ title: REVIEW.failed, description: e.message });
+  const move = (from: number, to: number) => {
+    if (to < 0 || to >= clips.length || from === to) return;
+    const ids = clips.map((c) => c.id);
+    const [id] = ids.splice(from, 1);
+    ids.splice(to, 0, id!);
+    reorder.mutate(ids, { onError: failed });
+  };
+  const length = outputDuration('reel', clips.map((c) => c.endS - c.startS));
+
+  return (
+    <section aria-labelledby="reel-title" className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-4">
+      <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="reel-title" className="font-semibold text-white">
+          {REVIEW.reel} <span className="font-normal text-neutral-300">({clips.length})</span>
+        </h2>
+        {clips.length > 0 && <p className="text-sm text-neutral-300">{REVIEW.reelLength(length)}</p>}
+      </div>
+      {!clips.length ? (
+        <p className="text-sm text-neutral-300">{REVIEW.reelEmpty}</p>
+      ) : (
+        <ol className="flex flex-col gap-2">
+          {clips.map((clip, i) => {
+            const file = review.footage.find((f) => f.id === clip.footageId);
+            return (
+              <li
+                key={clip.id}
+                draggable
+                onDragStart={(e) => {
+                  setDragging(clip.id);
+                  e.dataTransfer.effectAllowed = 'move';
+                }}
+                onDragOver={(e) => e.preventDefault()}
+                onDrop={(e) => {
+                  e.preventDefault();
+                  if (dragging) move(clips.findIndex((c) => c.id === dragging), i);
+                  setDragging(null);
+                }}
+                onDragEnd={() => setDragging(null)}
+                className={cn('flex flex-col gap-2 rounded-lg bg-neutral-950/60 p-2', dragging === clip.id && 'opacity-50')}
+                data-testid="reel-clip"
+              >
+                <div className="flex items-center gap-2">
+                  <GripVertical className="h-5 w-5 shrink-0 cursor-grab text-neutral-400" aria-hidden="true" />
+                  <span className="w-6 shrink-0 text-center font-semibold text-white">{i + 1}</span>
+                  {clip.thumbnailUrl ? <img src={clip.thumbnailUrl} alt="" width={48} height={48} className="h-12 w-12 shrink-0 rounded object-cover" /> : <span className="h-12 w-12 shrink-0 rounded bg-neutral-800" />}
+                  <div className="min-w-0 flex-1 text-sm">
+                    <p className="font-semibold leading-tight text-white">
+                      {clip.camera} <span className="font-normal text-neutral-300">· {gameLabel(clip.gameId)}</span>
+                    </p>
+                    <p className="text-neutral-300">
+                      {span(clip.startS, clip.endS)} · {(clip.endS - clip.startS).toFixed(1)} s{clip.manual ? ` · ${REVIEW.handAdded}` : ''}
+                    </p>
+                  </div>
+                  <div className="flex shrink-0">
+                    <Button size="icon" variant="ghost" onClick={() => setPlaying(playing === clip.id ? null : clip.id)} aria-label={`${REVIEW.play} ${i + 1}`}>
+                      <Play className="h-4 w-4" aria-hidden="true" />
+                    </Button>
+                    <Button size="icon" variant="ghost" disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={`${REVIEW.moveUp} ${i + 1}`}>
+                      <ArrowUp className="h-4 w-4" aria-hidden="true" />
+                    </Button>
+                    <Button size="icon" variant="ghost" disabled={i === clips.length - 1} onClick={() => move(i, i + 1)} aria-label={`${REVIEW.moveDown} ${i + 1}`}>
+                      <ArrowDown className="h-4 w-4" aria-hidden="true" />
+                    </Button>
+                    <Button size="icon" variant="ghost" onClick={() => decide.mutate({ clipId: clip.id, decision: null }, { onError: failed })} aria-label={`${REVIEW.remove} ${i + 1}`}>
+                      <Trash2 className="h-4 w-4" aria-hidden="true" />
+                    </Button>
+                  </div>
+                </div>
+                {playing === clip.id && file && <ClipPlayer streamUrl={file.streamUrl} startS={clip.startS} endS={clip.endS} label={`${clip.camera} ${span(clip.startS, clip.endS)}`} />}
+                <TrimEditor key={`${clip.startS}-${clip.endS}`} review={review} clip={clip} />
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}
