@@ -199,6 +199,11 @@ describe('the review', () => {
     expect(added.status).toBe(201);
     const { id: manualId } = await jsonOf<{ id: string }>(added);
 
+    // A hand-added clip taken out of the reel is gone, not left behind undecided.
+    const extra = await jsonOf<{ id: string }>(await app.fetch(`/api/admin/requests/${requestId}/clips`, { method: 'POST', json: { footageId: camera2, startS: 7, endS: 9 }, cookie: admin.cookie }));
+    expect((await put(extra.id, 'decision', { decision: null })).status).toBe(200);
+    expect((await review(requestId)).clips.some((c) => c.id === extra.id)).toBe(false);
+
     // Reject anything else proposed.
     for (const c of r.clips.filter((c) => c.id !== moment.preferredId && c.id !== other)) expect((await put(c.id, 'decision', { decision: 'rejected' })).status).toBe(200);
 

@@ -57,11 +57,11 @@ export function samplePhoto(person: Person): string {
 
 /** Writes an H.264 MP4 of `seconds` at width×height, 30 fps, with the given appearances. */
 /** `preset` is x264's: ultrafast (the default) for tests, veryfast for footage like a camera's. */
-export async function composeFootage(file: string, opts: { width: number; height: number; seconds: number; appearances: Appearance[]; preset?: string; audio?: boolean }) {
+export async function composeFootage(file: string, opts: { width: number; height: number; seconds: number; appearances: Appearance[]; preset?: string; audio?: boolean; noise?: number }) {
   const { width, height, seconds, appearances } = opts;
   // A grainy court: noise made at a quarter of the size and scaled up, which costs far less.
   const quarter = `${Math.round(width / 8) * 2}x${Math.round(height / 8) * 2}`;
-  const inputs: string[] = ['-f', 'lavfi', '-i', `color=c=0x3a5f3a:s=${quarter}:r=30:d=${seconds},noise=alls=14:allf=t,scale=${width}:${height}`];
+  const inputs: string[] = ['-f', 'lavfi', '-i', `color=c=0x3a5f3a:s=${quarter}:r=30:d=${seconds},noise=alls=${opts.noise ?? 14}:allf=t,scale=${width}:${height}`];
   const filters: string[] = [];
   let last = '0:v';
   // Each cut-out is made once as a small PNG; looping it costs little, unlike the whole photo.

@@ -164,13 +164,19 @@ async function renumber(db: Db, requestId: string) {
   for (const [i, a] of accepted.entries()) await db.update(appearances).set({ position: i + 1 }).where(eq(appearances.id, a.id));
 }
 
-/** Accept puts the clip at the end of the reel; reject or undecide takes it out. */
+/**
+ * Accept puts the clip at the end of the reel; reject or undecide takes it out. A clip added by
+ * hand exists only to be in the reel: taking it out deletes it.
+ */
 export async function decideClip(deps: { db: Db; bus: EventBus }, requestId: string, appearanceId: string, decision: 'accepted' | 'rejected' | null) {
   await requestOf(deps.db, requestId);
   await deps.db.transaction(async (tx) => {
     const row = await clipOf(tx, requestId, appearanceId);
     if (row.decision === decision) return;
-    if (decision === 'accepted') {
+    if (row.manual && decision !== 'accepted') {
+      await tx.delete(appearances).where(eq(appearances.id, appearanceId));
+      await renumber(tx, requestId);
+    } else if (decision === 'accepted') {
       const [{ last } = { last: 0 }] = await tx.select({ last: max(appearances.position) }).from(appearances).where(eq(appearances.requestId, requestId));
       await tx.update(appearances).set({ decision, position: (last ?? 0) + 1 }).where(eq(appearances.id, appearanceId));
     } else {

@@ -120,7 +120,11 @@ export function ReelOrder({ review }: { review: Review }) {
                       {span(clip.startS, clip.endS)} · {(clip.endS - clip.startS).toFixed(1)} s{clip.manual ? ` · ${REVIEW.handAdded}` : ''}
                     </p>
                   </div>
-                  <div className="flex shrink-0">
+                </div>
+                {playing === clip.id && file && <ClipPlayer streamUrl={file.streamUrl} startS={clip.startS} endS={clip.endS} label={`${clip.camera} ${span(clip.startS, clip.endS)}`} />}
+                <div className="flex flex-wrap items-end justify-between gap-2">
+                  <TrimEditor key={`${clip.startS}-${clip.endS}`} review={review} clip={clip} />
+                  <div className="flex">
                     <Button size="icon" variant="ghost" onClick={() => setPlaying(playing === clip.id ? null : clip.id)} aria-label={`${REVIEW.play} ${i + 1}`}>
                       <Play className="h-4 w-4" aria-hidden="true" />
                     </Button>
@@ -135,8 +139,6 @@ export function ReelOrder({ review }: { review: Review }) {
                     </Button>
                   </div>
                 </div>
-                {playing === clip.id && file && <ClipPlayer streamUrl={file.streamUrl} startS={clip.startS} endS={clip.endS} label={`${clip.camera} ${span(clip.startS, clip.endS)}`} />}
-                <TrimEditor key={`${clip.startS}-${clip.endS}`} review={review} clip={clip} />
               </li>
             );
           })}
