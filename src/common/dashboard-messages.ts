@@ -126,6 +126,8 @@ export const FACE_MATCHING = {
   explanation:
     'With your permission we compare the face on your athlete\'s headshot and reference photos with the game footage of the events you request, to find the moments they appear. The face data stays on our servers, is used for nothing else, and is deleted when you turn this off or delete the account. The face index of the game footage is deleted 90 days after it is made.',
   consentLabel: 'I agree to face matching for my athlete',
+  /** Next to the choice on the registration form. */
+  optionalNote: '(optional: you can turn it on or off on your dashboard at any time)',
   on: 'Face matching is on.',
   off: 'Face matching is off: we will not look for your athlete in the footage.',
   withdrawn: 'Face matching is off and your athlete\'s face data has been deleted.',

@@ -140,6 +140,8 @@ export const registrationFields = z.object({
     }),
   /** A parent or guardian agreed to the terms: required for athletes under 18. */
   guardianConsent: checkbox,
+  /** The account holder agrees that the athlete may be found by face (optional; the dashboard changes it). */
+  faceMatchConsent: checkbox,
 });
 
 /** The terms: at least 13 to register; under 18 only with a parent's or guardian's agreement. */

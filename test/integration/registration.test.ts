@@ -1,14 +1,16 @@
 // The full registration of /signup (POST /api/account/register, multipart), the homepage
 // sign-up it links to, and the headshot that is stored without its metadata.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_EXISTS, FIELD_ERRORS, FILE_TOO_LARGE_5MB, USERNAME_TAKEN } from '../../src/common/messages';
-import { homepageSignups, user, userProfiles } from '../../src/server/db/schema';
+import { athleteReferences, homepageSignups, user, userProfiles } from '../../src/server/db/schema';
 import { startTestApp, uniqueEmail, type TestApp } from '../support/app';
 import { GPS_TAGS, gpsTagsIn } from '../support/exif';
+import { referencePhoto } from '../support/face-footage';
 import { jsonOf, settle } from '../support/http';
 
 let app: TestApp;
@@ -214,6 +216,25 @@ describe('full registration', () => {
     const profile = await profileOf(userId);
     expect(profile!.avatarUrl).toBe(`profile-photos/${userId}/profile.jpg`);
   });
+
+  it('with the face-matching choice ticked, agrees to it and keeps the headshot’s face descriptor; without, keeps none', async () => {
+    const face = path.join(os.tmpdir(), `giot-registration-face-${Date.now()}.jpg`);
+    await referencePhoto('ava', face);
+    const agreed = await register(fields({ faceMatchConsent: 'on' }), { bytes: fs.readFileSync(face), name: 'ava.jpg', type: 'image/jpeg' });
+    expect(agreed.status).toBe(201);
+    const { userId } = await jsonOf<{ userId: string }>(agreed);
+    expect((await profileOf(userId))!.faceMatchConsentAt).toBeInstanceOf(Date);
+    const refs = await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, userId));
+    expect(refs).toHaveLength(1);
+    expect(refs[0]).toMatchObject({ source: 'headshot' });
+    expect(refs[0]!.embedding!.byteLength).toBe(128 * 4);
+
+    const declined = await register(fields(), { bytes: fs.readFileSync(face), name: 'ava.jpg', type: 'image/jpeg' });
+    const other = (await jsonOf<{ userId: string }>(declined)).userId;
+    expect((await profileOf(other))!.faceMatchConsentAt).toBeNull();
+    expect(await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, other))).toHaveLength(0);
+    fs.rmSync(face, { force: true });
+  }, 60_000);
 
   it('still creates the account when the headshot is not an image, and leaves no file', async () => {
     const values = fields();

@@ -8,10 +8,13 @@ import type { Registration } from '../../common/schemas';
 import { AFTER_VERIFY, type Auth } from '../auth/auth';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
+import type { FacePool } from '../faces/pool';
+import { setFaceMatchingConsent } from '../faces/references';
 import { homepageSignups, user, userProfiles } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { newSignupNotificationMail } from '../mail/templates';
 import { reencodeImage } from '../media/images';
+import type { EventBus } from '../realtime/bus';
 import { storageKeys } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 
@@ -53,6 +56,8 @@ export interface SignUpDeps {
   auth: Auth;
   storage: Storage;
   mailer: Mailer;
+  faces: FacePool;
+  bus: EventBus;
 }
 
 /** The simple sign-up of /auth: full name, e-mail, password. */
@@ -131,6 +136,10 @@ export async function register(
   }
   await linkHomepageSignup(deps.db, userId, input.email);
   const headshotSaved = headshot ? await saveHeadshot(deps, userId, headshot) : null;
+  if (input.faceMatchConsent) {
+    // Agreed next to the headshot: the same as turning it on from the dashboard, which can undo it.
+    await setFaceMatchingConsent(deps, userId, true).catch((e: Error) => console.error('[accounts] face matching consent for', userId, e.message));
+  }
   return { userId, headshotSaved };
 }
 

@@ -1,10 +1,12 @@
-// The full athlete registration: every field of the spec, an optional headshot, the age rule
+// The full athlete registration: every field of the spec, an optional headshot with the choice of
+// face matching next to it, the age rule
 // (13 and over; under 18 with a parent's or guardian's agreement), and the spec's outcomes
 // (confirmation needed, account exists, username taken).
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ADULT_AGE, HEADSHOT_MAX_BYTES, REGISTRATION_EVENTS, TIMING } from '../../../common/constants';
 import { AUTH_ERRORS, AUTH_TOAST_TITLES, FILE_TOO_LARGE_5MB, HEADSHOT_ADVICE, HEADSHOT_FAILED, INVALID_FILE_TYPE, LABELS, SIGNUP_CONFIRM } from '../../../common/messages';
+import { FACE_MATCHING } from '../../../common/dashboard-messages';
 import { ageOn, registrationSchema, type Registration } from '../../../common/schemas';
 import { ApiRequestError, errorFrom, isNetworkError } from '../../lib/api-error';
 import { useSchemaForm } from '../../lib/schema-form';
@@ -143,6 +145,17 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
         onFile={onHeadshot}
         error={headshotError}
       />
+      <div className="rounded-md border border-neutral-700 bg-neutral-900 p-4 text-sm text-neutral-200 md:col-span-2">
+        <label className="flex items-start gap-3">
+          <input name="faceMatchConsent" type="checkbox" className="mt-0.5 h-5 w-5 shrink-0 accent-red-600" aria-describedby="face-match-explanation" />
+          <span>
+            <span className="font-semibold text-white">{FACE_MATCHING.consentLabel}</span> {FACE_MATCHING.optionalNote}
+          </span>
+        </label>
+        <p id="face-match-explanation" className="mt-2 pl-8 text-neutral-300">
+          {FACE_MATCHING.explanation}
+        </p>
+      </div>
       {isMinor && (
         <div className="md:col-span-2">
           <label className="flex items-start gap-3 rounded-md border border-neutral-700 bg-neutral-900 p-4 text-sm text-neutral-200">
