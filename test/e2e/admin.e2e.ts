@@ -3,11 +3,9 @@
 // athlete's request, views the site as the athlete and comes back, delivers, deletes a video;
 // the athlete's open dashboard follows along live. Every screen and dialog goes through the
 // accessibility gate; screenshots at 1280px and 390px.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -15,9 +13,8 @@ import { DASHBOARD } from '../../src/common/dashboard-messages';
 import { ADMIN, IMPERSONATION } from '../../src/common/admin-messages';
 import { makeVideo } from '../support/videos';
 import { expectAccessible } from './a11y';
-import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
+import { grantAdmin, launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let product: Product;
 let browser: Browser;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-admin-'));
@@ -56,14 +53,6 @@ async function athleteSignedIn(): Promise<{ page: Page; errors: string[]; email:
   return { page, errors, email };
 }
 
-function grant(email: string): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(path.join(root, 'node_modules/.bin/tsx'), ['src/server/cli/admin.ts', 'grant', email], { cwd: root, env: { ...process.env, DATA_DIR: product.dataDir } }, (error, stdout, stderr) =>
-      error ? reject(new Error(stderr)) : resolve(stdout),
-    ),
-  );
-}
-
 it('runs the request workflow from the admin area, and the athlete sees each step live', async () => {
   // The athlete: registered, confirmed, dashboard open, a reel requested.
   const athlete = await athleteSignedIn();
@@ -82,7 +71,7 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
   const { page, errors } = await newPage(browser);
   await page.goto(await mailLink(product, adminEmail, 'Confirm'));
   await page.waitForURL('**/dashboard');
-  expect(await grant(adminEmail)).toContain(`${adminEmail} is now an admin.`);
+  expect(await grantAdmin(product, adminEmail)).toContain(`${adminEmail} is now an admin.`);
 
   // The portal.
   await page.goto(`${product.url}/admin`);

@@ -4,20 +4,17 @@
 // trims, adds one by hand, reorders) and renders; the family pays with the test checkout, plays
 // and scrubs the reel and the social cut, downloads, and sees the stills.
 // Screenshots at 1280px and 390px; every screen through the accessibility gate.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ADMIN, FOOTAGE, REVIEW } from '../../src/common/admin-messages';
 import { CHECKOUT, DASHBOARD, FACE_MATCHING } from '../../src/common/dashboard-messages';
 import { composeFootage, referencePhoto } from '../support/face-footage';
 import { expectAccessible } from './a11y';
-import { launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
+import { grantAdmin, launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let product: Product;
 let browser: Browser;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-footage-'));
@@ -45,14 +42,6 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function grant(email: string): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(path.join(root, 'node_modules/.bin/tsx'), ['src/server/cli/admin.ts', 'grant', email], { cwd: root, env: { ...process.env, DATA_DIR: product.dataDir } }, (error, stdout, stderr) =>
-      error ? reject(new Error(stderr)) : resolve(stdout),
-    ),
-  );
-}
-
 it('finds a consenting athlete in footage from two cameras, reviews and renders the reel, and the family pays and watches it', async () => {
   // The family: signed in, agrees to face matching, adds a reference photo that the server checks.
   const family = await signUpByApi(product, 'Ava Stone');
@@ -77,7 +66,7 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   const { page, errors } = await newPage(browser);
   await page.goto(admin.link);
   await page.waitForURL('**/dashboard');
-  expect(await grant(admin.email)).toContain('is now an admin.');
+  expect(await grantAdmin(product, admin.email)).toContain('is now an admin.');
   await page.goto(`${product.url}/admin`);
   await page.getByRole('link', { name: new RegExp(FOOTAGE.card.title) }).click();
   await page.getByRole('heading', { name: FOOTAGE.title }).waitFor();

@@ -1,9 +1,10 @@
 // End-to-end harness: the built product started as `npm start` would start it (its own process,
 // a fresh data folder, the outbox mailer), driven by playwright-core in Debian's Chromium.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
@@ -150,4 +151,14 @@ export async function startSeededProduct(
     await database.close();
   }
   return { product: await startProduct({}, { dataDir: first.dataDir, port }), email, link };
+}
+
+/** Makes a confirmed account an admin with the product's own command, as the README says: `npm run admin -- grant`. */
+export function grantAdmin(product: Product, email: string): Promise<string> {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  return new Promise((resolve, reject) =>
+    execFile(path.join(root, 'node_modules/.bin/tsx'), ['src/server/cli/admin.ts', 'grant', email], { cwd: root, env: { ...process.env, DATA_DIR: product.dataDir } }, (error, stdout, stderr) =>
+      error ? reject(new Error(stderr)) : resolve(stdout),
+    ),
+  );
 }
