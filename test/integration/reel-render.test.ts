@@ -3,15 +3,22 @@
 // highlight reel, the social cut and the stills, checked with ffprobe and sharp; they stay hidden
 // until the request is paid, then the request is delivered with one mail; a render killed
 // half-way runs again into exactly one reel.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import * as tus from 'tus-js-client';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW } from '../../src/common/admin-messages';
-import { faceDetections, footage, highlightRequests, promoCodes, reelRenders, userStills, userVideos } from '../../src/server/db/schema';
+import { REEL_FORMAT } from '../../src/common/reel-format';
+import { athleteReferences, faceDetections, footage, highlightRequests, promoCodes, reelRenders, userStills, userVideos } from '../../src/server/db/schema';
+import { decodeEmbeddings } from '../../src/server/faces/embeddings';
+import { faceDistance } from '../../src/server/faces/engine';
+import { UNSURE_DISTANCE } from '../../src/server/faces/matching';
+import type { PhotoFace } from '../../src/server/faces/types';
 import { probeVideo } from '../../src/server/media/ffmpeg';
 import { planCrop, windowHolds } from '../../src/server/reels/crop-path';
 import { outputDuration } from '../../src/server/reels/render';
@@ -23,6 +30,7 @@ import { composeFootage, referencePhoto } from '../support/face-footage';
 import { jsonOf } from '../support/http';
 import { eventually } from '../support/purchase';
 
+const run = promisify(execFile);
 let app: TestApp;
 let admin: { cookie: string; userId: string };
 let athlete: { cookie: string; userId: string; email: string };
@@ -279,7 +287,7 @@ describe('the render', () => {
     expect((await app.fetch(`/api/media/${stills[0]!.storageUrl}`, { cookie: athlete.cookie })).status).toBe(404);
   }, 300_000);
 
-  it('the social cut’s window holds the athlete’s face in every sampled frame of every clip', async () => {
+  it('the social cut’s window holds the athlete’s face in every sampled frame of every clip, and the rendered frames show her', async () => {
     const [render] = await app.db.select().from(reelRenders).where(eq(reelRenders.id, renderId));
     const followed = render!.clips.filter((c) => c.trackIds.length);
     expect(followed.length).toBeGreaterThanOrEqual(2);
@@ -296,7 +304,31 @@ describe('the render', () => {
       // Smooth: from one frame to the next the window moves at most 0.6 of its width per second.
       for (let i = 1; i < window.xs.length; i++) expect(Math.abs(window.xs[i]! - window.xs[i - 1]!)).toBeLessThanOrEqual((0.6 * window.w) / 30 + 1);
     }
-  });
+
+    // And in the rendered file: frames of the social cut where the index saw her hold her face.
+    const [social] = await app.db.select().from(userVideos).where(and(eq(userVideos.requestId, requestId), eq(userVideos.videoType, 'social_cut')));
+    const file = app.server.deps.storage.localPath(social!.videoUrl!)!;
+    const refs = (await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, athlete.userId))).flatMap((r) => decodeEmbeddings(r.embedding));
+    const fade = REEL_FORMAT.crossfadeS;
+    let offset = REEL_FORMAT.social.introS - fade;
+    let checked = 0;
+    for (const clip of render!.clips) {
+      const length = Math.round((clip.endS - clip.startS) * 10) / 10;
+      const own = (await app.db.select().from(faceDetections)).filter((d) => clip.trackIds.includes(d.trackId)).sort((a, b) => a.t - b.t);
+      // Inside the track (not the instant she comes or goes: a frame either side is off by one) and away from the cross-fades.
+      const detections = own.slice(1, -1).filter((d) => d.t - clip.startS >= fade + 0.1 && d.t - clip.startS <= length - fade - 0.1);
+      for (const d of detections.filter((_, i) => i % 2 === 0).slice(0, 3)) {
+        const at = offset + (d.t - clip.startS);
+        const { stdout } = await run('ffmpeg', ['-v', 'error', '-ss', at.toFixed(3), '-i', file, '-frames:v', '1', '-vf', 'scale=540:960', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', maxBuffer: 1 << 24 });
+        const faces = await app.server.deps.faces.run<PhotoFace[]>({ op: 'analyze-photo', rgb: new Uint8Array(stdout), width: 540, height: 960 });
+        const closest = Math.min(...faces.flatMap((f) => refs.map((r) => faceDistance(Float32Array.from(f.descriptor), r))));
+        expect(closest, `social cut at ${at.toFixed(1)} s`).toBeLessThan(UNSURE_DISTANCE);
+        checked++;
+      }
+      offset += length - fade;
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  }, 120_000);
 
   it('paying unlocks everything, delivers the request and mails the family once', async () => {
     await app.db.insert(promoCodes).values({ code: 'REELFREE', discountPercent: 100, active: true });
