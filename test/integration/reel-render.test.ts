@@ -22,7 +22,7 @@ import type { PhotoFace } from '../../src/server/faces/types';
 import { probeVideo } from '../../src/server/media/ffmpeg';
 import { planCrop, windowHolds } from '../../src/server/reels/crop-path';
 import { outputDuration } from '../../src/server/reels/render';
-import { renderReelJob, renderVideoId } from '../../src/server/reels/render-job';
+import { renderReelJob, renderVideoId, requeueStuckRenders } from '../../src/server/reels/render-job';
 import type { Storage } from '../../src/server/storage/storage';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
@@ -228,6 +228,25 @@ describe('the review', () => {
     expect(r.clips.find((c) => c.id === manualId)).toMatchObject({ manual: true, startS: 6, endS: 8.5, camera: 'Camera 1' });
     expect(r.clips.find((c) => c.id === other)).toMatchObject({ startS: Math.round((cam1.startS + 0.34) * 10) / 10 });
     expect(r.clips.filter((c) => c.decision === null)).toHaveLength(0);
+  });
+});
+
+describe('a render whose job was lost', () => {
+  it('gets its job back from the worker’s recovery check, and runs', async () => {
+    const other = await createVerifiedUser(app, { fullName: 'Lost Render' });
+    const [request] = await app.db.insert(highlightRequests).values({ userId: other.userId, status: 'ready_to_purchase', event: 'Lost', games: [] }).returning();
+    const missing = '00000000-0000-4000-8000-000000000001';
+    const [render] = await app.db
+      .insert(reelRenders)
+      .values({ requestId: request!.id, clips: [{ appearanceId: missing, footageId: missing, startS: 0, endS: 2, rank: 1, trackIds: [] }], createdAt: new Date(Date.now() - 5 * 60_000) })
+      .returning();
+    expect(await requeueStuckRenders(app.server.deps)).toBe(1);
+    // The job ran: its footage is gone, so it says so on the render.
+    const after = await eventually(async () => {
+      const [row] = await app.db.select().from(reelRenders).where(eq(reelRenders.id, render!.id));
+      return row?.error ? row : null;
+    }, 20_000);
+    expect(after.error).toContain('None of the clips');
   });
 });
 

@@ -4,6 +4,7 @@
 import type { AppDeps } from '../http/deps';
 import { purgeExpiredIndexes } from '../faces/indexing';
 import { createLocalProvider } from '../payments/local-provider';
+import { requeueStuckRenders } from '../reels/render-job';
 import { requeueStuckVideos } from '../videos/processing';
 import { jobHandlers } from './handlers';
 
@@ -14,7 +15,7 @@ export async function startWorker(deps: AppDeps): Promise<void> {
   await deps.jobs.work(jobHandlers(deps));
   const localCheckout = createLocalProvider(deps);
   const recover = () =>
-    Promise.all([requeueStuckVideos(deps), localCheckout.resumeDeliveries(), purgeExpiredIndexes(deps)]).catch((error: Error) =>
+    Promise.all([requeueStuckVideos(deps), requeueStuckRenders(deps), localCheckout.resumeDeliveries(), purgeExpiredIndexes(deps)]).catch((error: Error) =>
       console.error('[jobs] recovery check failed:', error.message),
     );
   void recover();

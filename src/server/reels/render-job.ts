@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { REVIEW } from '../../common/admin-messages';
 import { REEL_FORMAT } from '../../common/reel-format';
@@ -321,4 +321,18 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
       await fs.rm(work, { recursive: true, force: true });
     }
   };
+}
+
+/**
+ * A render whose job was never stored (the process stopped between the two) gets its job now,
+ * rather than blocking the request's next Render for ever. The render's id is the job's id, so
+ * this is harmless when the job is there after all.
+ */
+export async function requeueStuckRenders(deps: Pick<AppDeps, 'db' | 'jobs'>): Promise<number> {
+  const stuck = await deps.db
+    .select({ id: reelRenders.id })
+    .from(reelRenders)
+    .where(and(eq(reelRenders.state, 'queued'), lt(reelRenders.createdAt, new Date(Date.now() - 60_000))));
+  for (const render of stuck) await deps.jobs.send('reels.render', { renderId: render.id }, { id: render.id });
+  return stuck.length;
 }
