@@ -265,7 +265,7 @@ export const REVIEW = {
   render: 'Render',
   renderAgain: 'Render again',
   spotlight: 'Spotlight the athlete for the first second of each clip',
-  renderStarted: 'Rendering started. The family sees “Video Being Processed” until it is done.',
+  renderStarted: 'Rendering started: the reel, the social cut and the stills are on their way.',
   renderNeedsClips: 'Accept at least one clip before rendering.',
   renderNotApproved: 'Approve the request (Request Received) before rendering.',
   renderBusy: 'A render of this request is already running.',
