@@ -238,7 +238,6 @@ export const REVIEW = {
   angles: (n: number) => (n === 1 ? '1 camera' : `${n} cameras`),
   largestFace: 'Largest face',
   accept: 'Accept',
-  acceptAngle: (camera: string) => `Accept ${camera}`,
   reject: 'Reject',
   undo: 'Undo',
   accepted: 'In the reel',
@@ -275,6 +274,5 @@ export const REVIEW = {
   outputHidden: 'Hidden until paid',
   outputVisible: 'Visible to the family',
   videoTypes: { highlight_reel: 'Highlight reel', social_cut: 'Social cut' } as Record<string, string>,
-  saved: 'Saved',
   failed: 'Something went wrong',
 } as const;
