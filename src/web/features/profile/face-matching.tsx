@@ -2,7 +2,7 @@
 // athlete's extra reference photos, each checked by the server the moment it arrives.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ScanFace, Trash2 } from 'lucide-react';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { FACE_MATCHING } from '../../../common/dashboard-messages';
 import { requestJson } from '../../lib/api-error';
 import { notify } from '../../lib/toast';
@@ -24,6 +24,9 @@ export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
   const queryClient = useQueryClient();
   const state = useQuery({ queryKey: KEY, queryFn: () => requestJson<FaceMatchingState>('/api/profile/face-matching') });
   const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
+  // The choice as clicked, until the server has answered: set in the click's own render, so the
+  // box never flips back while the request is on its way.
+  const [choice, setChoice] = useState<boolean | null>(null);
   const consent = useMutation({
     mutationFn: (value: boolean) => requestJson<{ consent: boolean; headshotUsable: boolean }>('/api/profile/face-matching', { method: 'PUT', json: { consent: value } }),
     onSuccess: (result) => {
@@ -32,7 +35,10 @@ export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
       if (result.consent && hasHeadshot && !result.headshotUsable) notify.info({ title: FACE_MATCHING.title, description: FACE_MATCHING.headshotUnusable });
     },
     onError: (error) => notify.error({ title: FACE_MATCHING.title, description: error.message }),
-    onSettled: refresh,
+    onSettled: () => {
+      setChoice(null);
+      return refresh();
+    },
   });
   const add = useMutation({
     mutationFn: (file: File) => {
@@ -64,9 +70,12 @@ export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
           type="checkbox"
           className="mt-0.5 h-5 w-5 accent-red-600"
           // The choice shows at once; the server's answer confirms it (or puts it back).
-          checked={consent.isPending ? Boolean(consent.variables) : data.consent}
+          checked={choice ?? data.consent}
           disabled={consent.isPending}
-          onChange={(e) => consent.mutate(e.target.checked)}
+          onChange={(e) => {
+            setChoice(e.target.checked);
+            consent.mutate(e.target.checked);
+          }}
         />
         <span>{FACE_MATCHING.consentLabel}</span>
       </label>
