@@ -237,6 +237,7 @@ export const REVIEW = {
   moments: 'Proposed moments',
   angles: (n: number) => (n === 1 ? '1 camera' : `${n} cameras`),
   largestFace: 'Largest face',
+  faceSize: (px: number) => `face ${px}px`,
   accept: 'Accept',
   reject: 'Reject',
   undo: 'Undo',

@@ -45,6 +45,13 @@ export const PROFILE = {
 
 export const FILE_TOO_LARGE_10MB: ToastText = { title: 'File Too Large', description: 'Please upload an image smaller than 10MB.' };
 
+/** The videos a reel render makes for the family (server/reels/render-job.ts). */
+export const RENDERED_VIDEOS = {
+  highlight_reel: 'Highlight Reel',
+  social_cut: 'Social Cut',
+  description: (clips: number) => (clips === 1 ? '1 clip' : `${clips} clips`),
+} as const;
+
 export const MEDIA = {
   videosLoadFailed: 'Failed to load videos. Please refresh the page.',
   stillsLoadFailed: 'Failed to load photo stills. Please refresh the page.',

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ADMIN, FOOTAGE, REVIEW } from '../../src/common/admin-messages';
-import { CHECKOUT, DASHBOARD, FACE_MATCHING } from '../../src/common/dashboard-messages';
+import { CHECKOUT, DASHBOARD, FACE_MATCHING, RENDERED_VIDEOS } from '../../src/common/dashboard-messages';
 import { composeFootage, referencePhoto } from '../support/face-footage';
 import { expectAccessible } from './a11y';
 import { grantAdmin, launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
@@ -188,8 +188,8 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await fp.waitForURL('**/dashboard**');
   await fp.getByText(CHECKOUT.success.title).waitFor();
   const reels = fp.locator('section', { has: fp.getByRole('heading', { name: DASHBOARD.cards.reels }) });
-  await reels.getByText('Highlight Reel', { exact: true }).waitFor({ timeout: 30_000 });
-  await reels.getByText('Social Cut', { exact: true }).waitFor();
+  await reels.getByText(RENDERED_VIDEOS.highlight_reel, { exact: true }).waitFor({ timeout: 30_000 });
+  await reels.getByText(RENDERED_VIDEOS.social_cut, { exact: true }).waitFor();
   const videos = reels.locator('video');
   expect(await videos.count()).toBe(2);
   const sizes = await videos.evaluateAll((list) =>
@@ -204,7 +204,7 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   );
   expect(sizes).toEqual([[1920, 1080, 4], [1080, 1920, 4]]);
   const [download] = await Promise.all([fp.waitForEvent('download'), reels.getByRole('button', { name: 'Download' }).first().click()]);
-  expect(download.suggestedFilename()).toBe('Highlight Reel.mp4');
+  expect(download.suggestedFilename()).toBe(`${RENDERED_VIDEOS.highlight_reel}.mp4`);
   const photos = fp.locator('section', { has: fp.getByRole('heading', { name: DASHBOARD.cards.photos }) });
   await photos.getByRole('img').first().waitFor();
   await expect.poll(() => photos.getByRole('img').first().evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(1280);

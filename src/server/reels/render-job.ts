@@ -9,6 +9,7 @@ import path from 'node:path';
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { REVIEW } from '../../common/admin-messages';
+import { RENDERED_VIDEOS } from '../../common/dashboard-messages';
 import { REEL_FORMAT } from '../../common/reel-format';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
@@ -38,9 +39,7 @@ async function isPaid(db: Db, requestId: string): Promise<boolean> {
   return Boolean(order);
 }
 
-function titles(kind: OutputKind) {
-  return kind === 'reel' ? 'Highlight Reel' : 'Social Cut';
-}
+const titles = (kind: OutputKind) => RENDERED_VIDEOS[VIDEO_TYPE[kind]];
 
 /** Render pressed: the clips as they are now, checked, stored with the render, and the job sent. */
 export async function startRender(deps: Pick<AppDeps, 'db' | 'jobs' | 'bus'>, requestId: string, adminId: string, opts: { spotlight: boolean }) {
@@ -258,7 +257,7 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
           id,
           userId: request.userId,
           videoTitle: titles(kind),
-          videoDescription: `${kind === 'reel' ? clips.length : socialClips.length} clips`,
+          videoDescription: RENDERED_VIDEOS.description(kind === 'reel' ? clips.length : socialClips.length),
           tournamentName: request.event,
           videoType: VIDEO_TYPE[kind],
           videoUrl: videoKey,

@@ -56,7 +56,7 @@ export function MomentCard({ review, moment }: { review: Review; moment: Moment 
                   <span className="block font-semibold text-white">{clip.camera}</span>
                   <span className="block text-neutral-300">{span(clip.startS, clip.endS)}</span>
                   <span className="block text-neutral-300">
-                    {FOOTAGE.confidence} {Math.round(clip.confidence * 100)}% · face {clip.faceHeight}px
+                    {FOOTAGE.confidence} {Math.round(clip.confidence * 100)}% · {REVIEW.faceSize(clip.faceHeight)}
                   </span>
                 </p>
               </div>
