@@ -153,9 +153,9 @@ describe('footage, index and matching', () => {
     const approve = await app.fetch(`/api/admin/requests/${requestId}/acknowledge`, { method: 'POST', cookie: admin.cookie });
     expect(approve.status).toBe(200);
     const proposals = await eventually(async () => {
-      const res = await app.fetch(`/api/admin/requests/${requestId}/appearances`, { cookie: admin.cookie });
-      const body = (await res.json()) as { matchingState: string; appearances: Array<{ startS: number; endS: number; unsure: boolean; confidence: number; thumbnailUrl: string }> };
-      return body.matchingState === 'ready' ? body : null;
+      const res = await app.fetch(`/api/admin/requests/${requestId}/review`, { cookie: admin.cookie });
+      const body = (await res.json()) as { request: { matchingState: string }; clips: Array<{ startS: number; endS: number; unsure: boolean; confidence: number; thumbnailUrl: string }> };
+      return body.request.matchingState === 'ready' ? { appearances: body.clips } : null;
     }, 30_000);
     expect(proposals.appearances).toHaveLength(1);
     const [clip] = proposals.appearances;
@@ -204,9 +204,9 @@ describe('footage, index and matching', () => {
     const rematch = await app.fetch(`/api/admin/requests/${requestId}/match`, { method: 'POST', cookie: admin.cookie });
     expect(rematch.status).toBe(202);
     const body = await eventually(async () => {
-      const res = await app.fetch(`/api/admin/requests/${requestId}/appearances`, { cookie: admin.cookie });
-      const json = (await res.json()) as { matchingState: string; appearances: unknown[] };
-      return json.matchingState === 'no_consent' ? json : null;
+      const res = await app.fetch(`/api/admin/requests/${requestId}/review`, { cookie: admin.cookie });
+      const json = (await res.json()) as { request: { matchingState: string }; clips: unknown[] };
+      return json.request.matchingState === 'no_consent' ? { appearances: json.clips } : null;
     }, 30_000);
     expect(body.appearances).toHaveLength(0);
   });

@@ -1,12 +1,12 @@
-// /api/admin/events, /api/admin/games, /api/admin/footage and the proposed clips of a request:
-// the admin side of the reel builder. Mounted behind the admin guard (admin/routes.ts).
+// /api/admin/events, /api/admin/games, /api/admin/footage, matching a request again and face
+// thumbnails: the admin side of the reel builder. Mounted behind the admin guard (admin/routes.ts).
 import { Hono } from 'hono';
 import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
 import { z } from 'zod';
 import { hasControlCharacters } from '../../common/schemas';
 import type { ViewerEnv } from '../auth/session';
 import { audit } from '../audit/log';
-import { appearances, eventGames, events, faceTracks, footage, highlightRequests } from '../db/schema';
+import { eventGames, events, faceTracks, footage, highlightRequests } from '../db/schema';
 import { publishFootage } from '../faces/indexing';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
@@ -131,33 +131,6 @@ export function footageRoutes(deps: AppDeps) {
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'footage.delete', subjectUserId: null, details: { footageId: id } });
       await publishFootage(deps, row.eventId, id);
       return c.json({ id });
-    })
-    .get('/requests/:id/appearances', async (c) => {
-      const id = c.req.param('id');
-      const [request] = isUuid(id) ? await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, id)) : [];
-      if (!request) return apiError(c, 404, 'NOT_FOUND', 'Not found');
-      const rows = await deps.db.select().from(appearances).where(eq(appearances.requestId, id)).orderBy(asc(appearances.rank));
-      c.header('Cache-Control', 'no-store');
-      return c.json({
-        requestId: id,
-        matchingState: request.matchingState,
-        matchedAt: request.matchedAt?.toISOString() ?? null,
-        lookalike: request.lookalike,
-        appearances: rows.map((a) => ({
-          id: a.id,
-          footageId: a.footageId,
-          gameId: a.gameId,
-          camera: a.camera,
-          startS: a.startS,
-          endS: a.endS,
-          confidence: a.confidence,
-          faceHeight: a.faceHeight,
-          unsure: a.unsure,
-          lookalike: a.lookalike,
-          rank: a.rank,
-          thumbnailUrl: a.trackId ? `/api/admin/face-tracks/${a.trackId}/thumbnail` : null,
-        })),
-      });
     })
     .post('/requests/:id/match', async (c) => {
       const id = c.req.param('id');
