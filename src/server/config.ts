@@ -119,7 +119,7 @@ function loadSecret(dataDir: string): string {
 export interface FaceSettings {
   /** Frames sampled per second of footage (FACE_INDEX_FPS). */
   sampleFps: number;
-  /** The fast detector's input size (FACE_DETECT_SIZE, a multiple of 32). */
+  /** The fast detector looks at a frame shrunk to this many pixels on its long side (FACE_DETECT_SIZE). */
   detectInputSize: number;
   /** Days a footage file's face index is kept (FACE_INDEX_RETENTION_DAYS). */
   retentionDays: number;
@@ -138,7 +138,7 @@ function loadFaceSettings(env: NodeJS.ProcessEnv): FaceSettings {
   };
   return {
     sampleFps: Math.min(10, positive(env.FACE_INDEX_FPS, 2)),
-    detectInputSize: Math.round(Math.min(1600, positive(env.FACE_DETECT_SIZE, 960)) / 32) * 32,
+    detectInputSize: Math.round(Math.min(3840, positive(env.FACE_DETECT_SIZE, 1280)) / 32) * 32,
     retentionDays: positive(env.FACE_INDEX_RETENTION_DAYS, 90),
     footageMaxBytes: Math.round(positive(env.FOOTAGE_MAX_GB, 20) * 1024 ** 3),
     workers: Math.round(positive(env.FACE_WORKERS, Math.min(2, os.availableParallelism()))),

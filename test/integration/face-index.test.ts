@@ -10,10 +10,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_MATCHING } from '../../src/common/dashboard-messages';
 import { athleteReferences, faceDetections, faceTracks, footage, highlightRequests } from '../../src/server/db/schema';
-import { indexFootage, purgeExpiredIndexes } from '../../src/server/faces/indexing';
+import { indexFootage, indexSettings, purgeExpiredIndexes } from '../../src/server/faces/indexing';
+import type { SegmentResult } from '../../src/server/faces/types';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
-import { composeFootage, groupPhoto, photoWithoutFace, referencePhoto, smallFacePhoto } from '../support/face-footage';
+import { composeFootage, groupPhoto, photoWithoutFace, referencePhoto, smallFacePhoto, type Person } from '../support/face-footage';
 import { jsonOf } from '../support/http';
 import { eventually } from '../support/purchase';
 
@@ -167,6 +168,25 @@ describe('footage, index and matching', () => {
     expect(thumb.headers.get('content-type')).toBe('image/jpeg');
     expect((await app.fetch(clip!.thumbnailUrl, { cookie: athlete.cookie })).status).toBe(403);
   }, 240_000);
+
+  it('finds faces only 60 px high in 1080p footage, one track per person, each with a descriptor', async () => {
+    const file = path.join(work, 'small-faces.mp4');
+    const people: Person[] = ['ava', 'bea', 'cleo', 'dana'];
+    const columns = people.map((_, i) => 0.08 + i * 0.24);
+    await composeFootage(file, { width: 1920, height: 1080, seconds: 4, appearances: people.map((person, i) => ({ person, from: 0, to: 4, faceHeight: 60, x: columns[i]!, y: 0.45 })) });
+    const settings = indexSettings(app.server.deps.config);
+    const { tracks } = await app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: 0, endS: 4, width: 1920, height: 1080 }, settings });
+    // 8 samples; a face is found in most of them, where its cut-out was put, at about its size.
+    for (const left of columns) {
+      const here = tracks.filter((t) => t.best.x + t.best.w / 2 > left * 1920 && t.best.x + t.best.w / 2 < left * 1920 + 140);
+      expect(here).toHaveLength(1);
+      expect(here[0]!.faces.length).toBeGreaterThanOrEqual(5);
+      expect(here[0]!.faceHeight).toBeGreaterThan(45);
+      expect(here[0]!.faceHeight).toBeLessThan(90);
+      expect(here[0]!.descriptors.length).toBeGreaterThanOrEqual(1);
+    }
+    expect(tracks).toHaveLength(4);
+  }, 120_000);
 
   it('re-indexing gives the same index, once', async () => {
     const before = await app.db.select({ startS: faceTracks.startS, endS: faceTracks.endS }).from(faceTracks).where(eq(faceTracks.footageId, footageId));

@@ -5,7 +5,7 @@
 // where a track simply continues cost one detection and nothing else.
 import { spawn } from 'node:child_process';
 import sharp from 'sharp';
-import { cropRgb, expand, faceDistance, type DetectedFace, type FaceEngine, type RgbFrame } from './engine';
+import { cropRgb, expand, faceDistance, suppressOverlaps, type DetectedFace, type FaceEngine, type RgbFrame } from './engine';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
 import type { IndexSettings, SegmentResult, SegmentTrack } from './types';
 
@@ -54,14 +54,35 @@ async function* frames(segment: Segment, sampleFps: number): AsyncGenerator<RgbF
   }
 }
 
-/** Faces near the live tracks' last boxes, found in small crops at the full look's scale. */
+/** How much the full look shrinks a frame: its long side becomes the detector size. */
+function detectScale(frame: { width: number; height: number }, settings: IndexSettings) {
+  return Math.min(1, settings.detectInputSize / Math.max(frame.width, frame.height));
+}
+
+/**
+ * The net finds faces best when they are about 30 to 130 of its pixels high: the fine look that
+ * finds small faces misses big ones, so a full look also looks at half that scale (a quarter of
+ * the work) and keeps the better of overlapping boxes.
+ */
+async function detectWhole(engine: FaceEngine, frame: RgbFrame, settings: IndexSettings): Promise<DetectedFace[]> {
+  const scale = detectScale(frame, settings);
+  const fine = await engine.detectFast(frame, scale, settings.minDetectScore);
+  const coarse = await engine.detectFast(frame, scale / 2, settings.minDetectScore);
+  return suppressOverlaps([...fine, ...coarse]);
+}
+
+/** A followed face is looked for at about this height in the detector's pixels. */
+const FOLLOW_FACE_PX = 80;
+
+/** Faces near the live tracks' last boxes, found in small crops, each at a scale fit for its face. */
 async function detectAround(engine: FaceEngine, frame: RgbFrame, live: Track[], settings: IndexSettings): Promise<DetectedFace[]> {
-  const scale = settings.detectInputSize / Math.max(frame.width, frame.height);
   const found: DetectedFace[] = [];
   for (const track of live) {
-    const region = expand(track.faces.at(-1)!, 1, frame);
-    const inputSize = Math.min(settings.detectInputSize, Math.max(64, Math.ceil((Math.max(region.w, region.h) * scale) / 32) * 32));
-    const faces = await engine.detectFast(cropRgb(frame, region), inputSize, settings.minDetectScore);
+    const last = track.faces.at(-1)!;
+    const region = expand(last, 1, frame);
+    // Never below the net's smallest useful input (64 px).
+    const scale = Math.max(Math.min(1, FOLLOW_FACE_PX / last.h), 64 / Math.max(region.w, region.h));
+    const faces = await engine.detectFast(cropRgb(frame, region), scale, settings.minDetectScore);
     for (const f of faces) {
       const face = { ...f, x: f.x + region.x, y: f.y + region.y };
       // Two tracks close together see the same face: keep it once.
@@ -91,7 +112,7 @@ export async function indexSegment(
     // a small crop around its last box, and a new face waits for the next full look (0.5 s).
     const live = tracker.tracks.filter((tr) => !tr.ended && t - tr.faces.at(-1)!.t <= settings.maxGapS);
     const fullLook = !settings.alternateFullFrames || index % 2 === 1;
-    const detected = (fullLook ? await engine.detectFast(frame, settings.detectInputSize, settings.minDetectScore) : await detectAround(engine, frame, live, settings)).filter(
+    const detected = (fullLook ? await detectWhole(engine, frame, settings) : await detectAround(engine, frame, live, settings)).filter(
       (f) => f.h >= settings.minFacePx,
     );
     if (fullLook) stats.fullLooks++;

@@ -20,7 +20,7 @@ export function indexSettings(config: AppDeps['config']): IndexSettings {
   return {
     sampleFps: config.faces.sampleFps,
     detectInputSize: config.faces.detectInputSize,
-    minDetectScore: 0.45,
+    minDetectScore: 0.35,
     minFacePx: 24,
     minEmbedPx: 36,
     maxGapS: 1.5,

@@ -4,7 +4,7 @@ import type { TrackedFace } from './tracker';
 export interface IndexSettings {
   /** Frames sampled per second of footage. */
   sampleFps: number;
-  /** The fast detector's input size (a multiple of 32): larger finds smaller faces, slower. */
+  /** The frame's long side as the fast detector sees it, pixels: larger finds smaller faces, slower. */
   detectInputSize: number;
   minDetectScore: number;
   /** Faces smaller than this (pixels high) are ignored. */
