@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
 import type { Context } from 'hono';
+import { AUTH_REQUIRED } from '../../common/messages';
 import { trustedOrigins } from '../auth/auth';
 import type { Viewer, ViewerEnv } from '../auth/session';
 import type { Config } from '../config';
@@ -50,7 +51,7 @@ export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
     disableTerminationForFinishedUploads: true,
     async onIncomingRequest(req, uploadId) {
       const viewer = viewers.get(req);
-      if (!viewer) throw tusRefusal(401, 'UNAUTHENTICATED', 'Please log in to continue.');
+      if (!viewer) throw tusRefusal(401, 'UNAUTHENTICATED', AUTH_REQUIRED.description, AUTH_REQUIRED.title);
       if (req.method === 'POST') return;
       // Someone else's upload answers exactly like a missing one.
       const upload = await datastore.getUpload(uploadId).catch(() => null);
