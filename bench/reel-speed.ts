@@ -1,22 +1,14 @@
 // Benchmark: face indexing speed, and approve → proposals on a large index.
 //
 // 1. Indexing: builds a 1080p30 H.264 file of BENCH_MINUTES (default 5) minutes with people
-//    coming and going (test/support/face-footage.ts; cached in the temp folder between runs),
-//    measures in the same run ffmpeg's decode-only speed of that file (the floor: every frame
-//    decoded, nothing else) and the sampled decode the indexer asks for (fps filter, RGB out),
-//    then indexes it with the product's indexer as the 'faces.index-footage' job does (one
-//    stretch per face thread). Prints each as a multiple of real time and the time of each stage.
-//    Goal: ≥ 6× real time (first bar 4×).
-// 2. Matching: starts the real app in-process (PGlite, or PostgreSQL with TEST_DATABASE_URL),
-//    writes a synthetic index of 20 camera-hours (tracks with 2 descriptors each, the athlete in a
-//    few hundred of them), a consenting athlete with a reference and an approved-to-be request,
-//    then times approve (POST /api/admin/requests/:id/acknowledge) → proposals ready, through the
-//    job queue, and the matching alone. Goal: ≤ 5 s.
-//
-//   npx tsx bench/reel-speed.ts
-//
-// Options (environment): BENCH_MINUTES (default 5), BENCH_CAMERA_HOURS (default 20),
-// BENCH_SKIP_INDEX=1 or BENCH_SKIP_MATCH=1 run one half.
+//    coming and going (test/support/face-footage.ts; cached in the temp folder between runs), with
+//    a keyframe every 15 frames (0.5 s) as a camera can be set to. Measures in the same run
+//    ffmpeg's decode-only speed of that file (every frame: the floor for footage whose keyframes
+//    are farther apart; keyframes only: the floor when they suffice) and the sampled decode the
+//    indexer asks for, then indexes it with the product's indexer as the 'faces.index-footage'
+//    job does (one stretch per face thread), once decoding every frame and once the keyframes
+//    alone (the job's choice for this file). Prints each as a multiple of real time and the time
+//    of each stage. Goal: ≥ 6× real time (first bar 4×).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,7 +18,7 @@ import { eq } from 'drizzle-orm';
 import { loadConfig } from '../src/server/config';
 import { athleteReferences, eventGames, faceTracks, footage, highlightRequests, userProfiles } from '../src/server/db/schema';
 import { encodeEmbeddings } from '../src/server/faces/embeddings';
-import { indexSettings } from '../src/server/faces/indexing';
+import { indexSettings, keyframesSuffice } from '../src/server/faces/indexing';
 import { matchRequest } from '../src/server/faces/matching';
 import { createFacePool } from '../src/server/faces/pool';
 import type { SegmentResult } from '../src/server/faces/types';
@@ -49,45 +41,49 @@ async function timed(args: string[]): Promise<number> {
 
 async function indexing() {
   const duration = MINUTES * 60;
-  const file = path.join(os.tmpdir(), `giot-bench-speed-${MINUTES}min.mp4`);
+  const file = path.join(os.tmpdir(), `giot-bench-speed-${MINUTES}min-k15.mp4`);
   if (!fs.existsSync(file)) {
-    console.log(`building ${MINUTES} min of 1080p30 footage (once; cached at ${file})…`);
+    console.log(`building ${MINUTES} min of 1080p30 footage, a keyframe every 0.5 s (once; cached at ${file})…`);
     const people: Person[] = ['ava', 'bea', 'cleo', 'dana', 'eve', 'fay'];
     const plan: Appearance[] = [];
     for (let t = 0, i = 0; t < duration; t += 7, i++) {
       plan.push({ person: people[i % people.length]!, from: t, to: Math.min(duration, t + 12), faceHeight: 60 + (i % 4) * 40, x: 0.05 + (i % 5) * 0.18, y: 0.1 + (i % 3) * 0.25, drift: 0.01 });
     }
-    await composeFootage(`${file}.tmp.mp4`, { width: 1920, height: 1080, seconds: duration, appearances: plan, preset: 'veryfast' });
+    await composeFootage(`${file}.tmp.mp4`, { width: 1920, height: 1080, seconds: duration, appearances: plan, preset: 'veryfast', keyframeEvery: 15 });
     fs.renameSync(`${file}.tmp.mp4`, file);
   }
   const decodeAll = await timed(['-v', 'error', '-i', file, '-an', '-f', 'null', '-']);
+  const decodeKeyframes = await timed(['-v', 'error', '-skip_frame', 'nokey', '-i', file, '-an', '-f', 'null', '-']);
   const decodeSampled = await timed(['-v', 'error', '-threads', '1', '-i', file, '-an', '-vf', 'fps=2', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-y', '/dev/null']);
   const config = loadConfig({ dataDir: os.tmpdir(), authSecret: 'bench' });
   const pool = createFacePool(config.faces.workers);
+  const row = (label: string, s: number, note: string) => console.log(`  ${label.padEnd(38)} ${(duration / s).toFixed(1).padStart(6)}× real time  (${s.toFixed(1)} s${note})`);
   console.log(`\nindexing ${MINUTES} min of 1080p30 (${pool.size} face threads):`);
-  console.log(`  ffmpeg decode, every frame (the floor) ${(duration / decodeAll).toFixed(1).padStart(6)}× real time  (${decodeAll.toFixed(1)} s)`);
-  console.log(`  ffmpeg decode, sampled frames as RGB   ${(duration / decodeSampled).toFixed(1).padStart(6)}× real time  (${decodeSampled.toFixed(1)} s, one thread)`);
+  row('ffmpeg decode, every frame', decodeAll, '; the floor when every frame is decoded');
+  row('ffmpeg decode, keyframes only', decodeKeyframes, '');
+  row('ffmpeg decode, sampled frames as RGB', decodeSampled, ', one thread, every frame decoded');
+  const settings = indexSettings(config);
+  console.log(`  the job decodes ${(await keyframesSuffice(file, settings.sampleFps, 30)) ? 'the keyframes alone' : 'every frame'} of this file`);
   try {
-    // Both ways of looking, in the same run: every sample searched whole, and the default.
-    for (const alternate of [false, true]) {
-    const settings = { ...indexSettings(config), alternateFullFrames: alternate };
-    // Models load once per thread; the job's threads are warm after the first file.
-    await pool.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: 0, endS: 1, width: 1920, height: 1080 }, settings });
-    if (pool.size > 1) await pool.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: 1, endS: 2, width: 1920, height: 1080 }, settings });
-    const started = performance.now();
-    const parts = await Promise.all(
-      Array.from({ length: pool.size }, (_, i) =>
-        pool.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: (duration / pool.size) * i, endS: (duration / pool.size) * (i + 1), width: 1920, height: 1080 }, settings }),
-      ),
-    );
-    const indexS = seconds(started);
-    const sum = (key: 'frames' | 'faces' | 'descriptors' | 'detectMs' | 'describeMs' | 'fullLooks') => parts.reduce((a, p) => a + p.stats[key], 0);
-    const tracks = parts.reduce((a, p) => a + p.tracks.length, 0);
-    console.log(`\n  ${alternate ? 'every other sample around live tracks only (the default)' : 'every sample searched whole'}, ${settings.sampleFps} samples/s, detector input ${settings.detectInputSize}:`);
-    console.log(`  face index                             ${(duration / indexS).toFixed(1).padStart(6)}× real time  (${indexS.toFixed(1)} s; goal ≥ 6×, first bar 4×)`);
-    console.log(`  index / decode-only                    ${(decodeAll / indexS).toFixed(2).padStart(6)}`);
-    console.log(`  stages, summed over threads: detect ${(sum('detectMs') / 1000).toFixed(1)} s (${(sum('detectMs') / sum('frames')).toFixed(0)} ms a frame), describe ${(sum('describeMs') / 1000).toFixed(1)} s (${sum('descriptors')} descriptors, ${(sum('describeMs') / Math.max(1, sum('descriptors'))).toFixed(0)} ms each), decode and the rest ${(indexS * pool.size - (sum('detectMs') + sum('describeMs')) / 1000).toFixed(1)} s`);
-    console.log(`  ${sum('frames')} frames (${sum('fullLooks')} searched whole), ${sum('faces')} faces, ${tracks} tracks`);
+    // Both ways of decoding, in the same run: every frame (footage with keyframes 1 s or more
+    // apart, most cameras' default) and the keyframes alone.
+    for (const keyframesOnly of [false, true]) {
+      const segment = (startS: number, endS: number) => ({ file, startS, endS, width: 1920, height: 1080, keyframesOnly });
+      // Models load once per thread; the job's threads are warm after the first file.
+      await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(0, 1), settings });
+      if (pool.size > 1) await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(1, 2), settings });
+      const started = performance.now();
+      const parts = await Promise.all(
+        Array.from({ length: pool.size }, (_, i) => pool.run<SegmentResult>({ op: 'index-segment', segment: segment((duration / pool.size) * i, (duration / pool.size) * (i + 1)), settings })),
+      );
+      const indexS = seconds(started);
+      const sum = (key: 'frames' | 'faces' | 'descriptors' | 'detectMs' | 'describeMs' | 'fullLooks') => parts.reduce((a, p) => a + p.stats[key], 0);
+      const tracks = parts.reduce((a, p) => a + p.tracks.length, 0);
+      console.log(`\n  ${keyframesOnly ? 'keyframes alone decoded' : 'every frame decoded'}, ${settings.sampleFps} samples/s, detector input ${settings.detectInputSize}:`);
+      row('face index', indexS, '; goal ≥ 6×, first bar 4×');
+      console.log(`  index / decode-only (every frame)      ${(decodeAll / indexS).toFixed(2).padStart(6)}`);
+      console.log(`  stages, summed over threads: detect ${(sum('detectMs') / 1000).toFixed(1)} s (${(sum('detectMs') / sum('frames')).toFixed(0)} ms a frame), describe ${(sum('describeMs') / 1000).toFixed(1)} s (${sum('descriptors')} descriptors, ${(sum('describeMs') / Math.max(1, sum('descriptors'))).toFixed(0)} ms each), decode and the rest ${(indexS * pool.size - (sum('detectMs') + sum('describeMs')) / 1000).toFixed(1)} s`);
+      console.log(`  ${sum('frames')} frames (${sum('fullLooks')} searched whole), ${sum('faces')} faces, ${tracks} tracks`);
     }
   } finally {
     await pool.close();

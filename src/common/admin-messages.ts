@@ -198,6 +198,8 @@ export const FOOTAGE = {
   invalid: 'Choose a game and name the camera.',
   notVideo: 'This file is not a video. Upload an MP4, MOV or WebM file.',
   noFootage: 'No footage for this game yet.',
+  /** After the file's details: how fast it was indexed, and whether only its keyframes were decoded. */
+  indexedSpeed: (realTimeFactor: number, keyframesOnly: boolean) => ` · indexed at ${realTimeFactor.toFixed(1)}× real time${keyframesOnly ? ' (keyframes only)' : ''}`,
   states: { queued: 'Waiting to index', indexing: 'Indexing', indexed: 'Indexed', failed: 'Failed', purged: 'Index deleted' } as Record<string, string>,
   reindex: 'Re-index',
   delete: 'Delete',

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_MATCHING } from '../../src/common/dashboard-messages';
 import { athleteReferences, faceDetections, faceTracks, footage, highlightRequests } from '../../src/server/db/schema';
-import { indexFootage, indexSettings, purgeExpiredIndexes } from '../../src/server/faces/indexing';
+import { indexFootage, indexSettings, keyframesSuffice, purgeExpiredIndexes } from '../../src/server/faces/indexing';
 import type { SegmentResult } from '../../src/server/faces/types';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
@@ -139,6 +139,8 @@ describe('footage, index and matching', () => {
     expect(row.indexError).toBeNull();
     expect(row.indexState).toBe('indexed');
     expect(row).toMatchObject({ width: 1280, height: 720 });
+    // A keyframe every 2 s: too few for 2 samples a second, so every frame was decoded.
+    expect(row.indexStats).toMatchObject({ keyframesOnly: 0 });
     const tracks = await app.db.select().from(faceTracks).where(eq(faceTracks.footageId, footageId));
     // Two people: each one continuous track (the tracker may split one at worst).
     expect(tracks.length).toBeGreaterThanOrEqual(2);
@@ -186,6 +188,31 @@ describe('footage, index and matching', () => {
       expect(here[0]!.descriptors.length).toBeGreaterThanOrEqual(1);
     }
     expect(tracks).toHaveLength(4);
+  }, 120_000);
+
+  it('footage with a keyframe every sample is indexed from its keyframes alone, into the same tracks', async () => {
+    const file = path.join(work, 'keyframes.mp4');
+    const appearances = [
+      { person: 'ava' as const, from: 0, to: 4, faceHeight: 140, x: 0.15, y: 0.15, drift: 0.02 },
+      { person: 'bea' as const, from: 3, to: 8, faceHeight: 130, x: 0.6, y: 0.3 },
+    ];
+    await composeFootage(file, { width: 1280, height: 720, seconds: 8, appearances, keyframeEvery: 15 });
+    expect(await keyframesSuffice(file, 2, 30)).toBe(true);
+    expect(await keyframesSuffice(file, 4, 30)).toBe(false); // 4 samples a second need more
+    expect(await keyframesSuffice(path.join(work, 'camera-1.mp4'), 2, 30)).toBe(false);
+    const settings = indexSettings(app.server.deps.config);
+    const segment = { file, startS: 0, endS: 8, width: 1280, height: 720 };
+    const [whole, keyframes] = await Promise.all(
+      [false, true].map((keyframesOnly) => app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { ...segment, keyframesOnly }, settings })),
+    );
+    expect(keyframes!.stats.frames).toBe(whole!.stats.frames);
+    const spans = (r: SegmentResult) => r.tracks.map((t) => [t.startS, t.endS, t.faces.length]).sort((a, b) => a[0]! - b[0]!);
+    expect(spans(keyframes!)).toEqual(spans(whole!));
+    // Each person is one track, found in every sample while on camera (0–4 s and 3–8 s).
+    expect(spans(keyframes!)).toEqual([
+      [0, 4, 9],
+      [3, 7.5, 10],
+    ]);
   }, 120_000);
 
   it('re-indexing gives the same index, once', async () => {

@@ -56,8 +56,14 @@ export function samplePhoto(person: Person): string {
 }
 
 /** Writes an H.264 MP4 of `seconds` at width×height, 30 fps, with the given appearances. */
-/** `preset` is x264's: ultrafast (the default) for tests, veryfast for footage like a camera's. */
-export async function composeFootage(file: string, opts: { width: number; height: number; seconds: number; appearances: Appearance[]; preset?: string; audio?: boolean; noise?: number }) {
+/**
+ * `preset` is x264's: ultrafast (the default) for tests, veryfast for footage like a camera's.
+ * `keyframeEvery` is the keyframe interval in frames (60 unless told: one every 2 s).
+ */
+export async function composeFootage(
+  file: string,
+  opts: { width: number; height: number; seconds: number; appearances: Appearance[]; preset?: string; audio?: boolean; noise?: number; keyframeEvery?: number },
+) {
   const { width, height, seconds, appearances } = opts;
   // A grainy court: noise made at a quarter of the size and scaled up, which costs far less.
   const quarter = `${Math.round(width / 8) * 2}x${Math.round(height / 8) * 2}`;
@@ -88,7 +94,7 @@ export async function composeFootage(file: string, opts: { width: number; height
   if (filters.length) args.push('-filter_complex', filters.join(';'), '-map', `[${last}]`);
   else args.push('-map', '0:v');
   if (opts.audio) args.push('-map', `${appearances.length + 1}:a`, '-c:a', 'aac', '-b:a', '96k');
-  args.push('-t', String(seconds), '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', '60', '-movflags', '+faststart', file);
+  args.push('-t', String(seconds), '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', String(opts.keyframeEvery ?? 60), '-movflags', '+faststart', file);
   try {
     await run('ffmpeg', args, { maxBuffer: 1 << 24 });
   } finally {

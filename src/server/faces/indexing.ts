@@ -10,7 +10,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { eventGames, faceDetections, faceTracks, footage, highlightRequests } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import type { JobHandler } from '../jobs/queue';
-import { probeVideo } from '../media/ffmpeg';
+import { longestKeyframeGap, probeVideo } from '../media/ffmpeg';
 import { encodeEmbeddings } from './embeddings';
 import type { IndexSettings, SegmentResult } from './types';
 
@@ -48,15 +48,19 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
       await update({ durationSeconds: Math.round(probe.durationSeconds * 100) / 100, width: probe.width, height: probe.height, fps: probe.fps ? Math.round(probe.fps * 100) / 100 : null });
       const settings = indexSettings(deps.config);
       const duration = probe.durationSeconds;
+      const keyframesOnly = await keyframesSuffice(source, settings.sampleFps, probe.fps);
       const stretches = Math.max(1, Math.min(faces.size, Math.floor(duration / 10)));
       const done = new Array<number>(stretches).fill(0);
       let lastReport = 0;
       const results = await Promise.all(
         Array.from({ length: stretches }, (_, i) => {
-          const startS = (duration / stretches) * i;
-          const endS = i === stretches - 1 ? duration + 1 : (duration / stretches) * (i + 1);
+          // Stretches start on the sample grid, so samples fall at the same times (and on the
+          // keyframes, when only those are decoded) however the file is cut.
+          const onGrid = (at: number) => Math.round(at * settings.sampleFps) / settings.sampleFps;
+          const startS = onGrid((duration / stretches) * i);
+          const endS = i === stretches - 1 ? duration + 1 : onGrid((duration / stretches) * (i + 1));
           return faces.run<SegmentResult>(
-            { op: 'index-segment', segment: { file: source, startS, endS, width: probe.width, height: probe.height }, settings },
+            { op: 'index-segment', segment: { file: source, startS, endS, width: probe.width, height: probe.height, keyframesOnly }, settings },
             (seconds) => {
               done[i] = seconds;
               const now = Date.now();
@@ -81,7 +85,7 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
         indexProgress: 100,
         indexedAt: new Date(),
         sampleFps: settings.sampleFps,
-        indexStats: { ...stats, indexS: indexMs / 1000, storeS: (performance.now() - storeStarted) / 1000, realTimeFactor: duration / (indexMs / 1000) },
+        indexStats: { ...stats, keyframesOnly: keyframesOnly ? 1 : 0, indexS: indexMs / 1000, storeS: (performance.now() - storeStarted) / 1000, realTimeFactor: duration / (indexMs / 1000) },
       });
       await rematchGame(deps, row.eventId, row.gameId);
       return 'done';
@@ -92,6 +96,17 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
       await fs.rm(work, { recursive: true, force: true });
     }
   };
+}
+
+/**
+ * True when the file has a keyframe at least every sample (one frame of slack): then decoding the
+ * keyframes alone gives the same samples, at a small part of the cost. Cameras and encoders set
+ * to a keyframe every 0.5 s (15 frames at 30 fps) give this; most default to 1 or 2 s, and their
+ * footage is decoded whole. Judged on the first minute.
+ */
+export async function keyframesSuffice(file: string, sampleFps: number, fps: number | null): Promise<boolean> {
+  const gap = await longestKeyframeGap(file, 60);
+  return gap !== null && gap <= 1 / sampleFps + 1 / (fps || 30);
 }
 
 /** Replaces the file's index with these tracks, in one transaction. */

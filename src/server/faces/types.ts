@@ -17,6 +17,20 @@ export interface IndexSettings {
   alternateFullFrames: boolean;
 }
 
+/** One stretch of one footage file, indexed by one face thread. */
+export interface Segment {
+  file: string;
+  startS: number;
+  endS: number;
+  width: number;
+  height: number;
+  /**
+   * The file has a keyframe at least every sample: only keyframes are decoded, the frames
+   * between them are skipped unread (see indexing.ts).
+   */
+  keyframesOnly?: boolean;
+}
+
 export interface SegmentTrack {
   startS: number;
   endS: number;
@@ -52,5 +66,5 @@ export interface PhotoFace {
 }
 
 export type WorkerTask =
-  | { op: 'index-segment'; segment: { file: string; startS: number; endS: number; width: number; height: number }; settings: IndexSettings }
+  | { op: 'index-segment'; segment: Segment; settings: IndexSettings }
   | { op: 'analyze-photo'; rgb: Uint8Array; width: number; height: number };

@@ -74,6 +74,24 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
   };
 }
 
+/**
+ * The longest stretch between two keyframes in the first `withinSeconds` of the video, in seconds,
+ * read from the packets' flags (nothing is decoded); null when fewer than two keyframes are there.
+ */
+export async function longestKeyframeGap(file: string, withinSeconds: number): Promise<number | null> {
+  const csv = await run(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `%+${withinSeconds}`, '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', file]);
+  const keyframes = csv
+    .split('\n')
+    .map((line) => line.split(','))
+    .filter(([time, flags]) => flags?.startsWith('K') && time && Number.isFinite(Number(time)))
+    .map(([time]) => Number(time))
+    .sort((a, b) => a - b);
+  if (keyframes.length < 2) return null;
+  let longest = 0;
+  for (let i = 1; i < keyframes.length; i++) longest = Math.max(longest, keyframes[i]! - keyframes[i - 1]!);
+  return longest;
+}
+
 /** True when browsers play the file as it is: H.264 (8-bit 4:2:0) with AAC or no sound, in MP4/MOV. */
 export function isWebPlayable(p: VideoProbe): boolean {
   return (

@@ -31,7 +31,7 @@ export function FootageList({ files }: { files: Footage[] }) {
             </p>
             <p className="text-neutral-300">
               {duration(f.durationSeconds)} · {f.width && f.height ? `${f.width}×${f.height}` : '—'} · {f.fps ? `${f.fps} fps` : '—'} · {size(f.sizeBytes)}
-              {f.indexStats?.realTimeFactor ? ` · indexed at ${f.indexStats.realTimeFactor.toFixed(1)}× real time` : ''}
+              {f.indexStats?.realTimeFactor ? FOOTAGE.indexedSpeed(f.indexStats.realTimeFactor, f.indexStats.keyframesOnly === 1) : ''}
             </p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
               <span className={cn('rounded px-2 py-0.5 text-xs font-semibold', STATE_STYLE[f.indexState])} data-testid="index-state">
