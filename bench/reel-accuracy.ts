@@ -10,14 +10,19 @@
 //
 //   npx tsx bench/reel-accuracy.ts
 //
-// Options (environment): BENCH_SIZES (default 40,60,90,140,200), BENCH_SECONDS (default 30).
+// The footage has a keyframe every 15 frames (BENCH_KEYFRAME_EVERY), so the indexer decodes the
+// keyframes alone, as the job does for such files; those are the very frames it samples when it
+// decodes every frame (test/integration/face-index.test.ts checks the two give the same tracks).
+//
+// Options (environment): BENCH_SIZES (default 40,60,90,140,200), BENCH_SECONDS (default 30),
+// BENCH_KEYFRAME_EVERY (default 15; 60 makes footage whose every frame is decoded).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '../src/server/config';
 import { decodeEmbeddings, encodeEmbeddings } from '../src/server/faces/embeddings';
-import { indexSettings } from '../src/server/faces/indexing';
+import { indexSettings, keyframesSuffice } from '../src/server/faces/indexing';
 import { proposeAppearances, type IndexedTrack } from '../src/server/faces/matching';
 import { createFacePool } from '../src/server/faces/pool';
 import type { PhotoFace, SegmentResult } from '../src/server/faces/types';
@@ -28,6 +33,7 @@ const ATHLETES: Person[] = ['ava', 'bea', 'cleo', 'dana'];
 const OTHERS: Person[] = ['eve', 'fay', 'gia', 'hope'];
 const SIZES = (process.env.BENCH_SIZES ?? '40,60,90,140,200').split(',').map(Number);
 const SECONDS = intFromEnv('BENCH_SECONDS', 30);
+const KEYFRAME_EVERY = intFromEnv('BENCH_KEYFRAME_EVERY', 15);
 const WINDOW_S = 5;
 
 /** A small deterministic generator, so every run builds the same footage. */
@@ -61,7 +67,7 @@ async function main() {
   const pool = createFacePool(config.faces.workers);
   try {
     console.log(`reel-accuracy: ${SIZES.length} face sizes × 2 cameras × ${SECONDS} s of 1080p, ${ATHLETES.length} athletes and ${OTHERS.length} other people`);
-    console.log(`settings: ${settings.sampleFps} samples/s, detector input ${settings.detectInputSize}, ${pool.size} face threads`);
+    console.log(`settings: ${settings.sampleFps} samples/s, detector input ${settings.detectInputSize}, ${pool.size} face threads, a keyframe every ${KEYFRAME_EVERY} frames`);
     // The athletes' references.
     const refs = new Map<Person, Float32Array>();
     for (const person of ATHLETES) {
@@ -75,9 +81,10 @@ async function main() {
     console.log('\nface px | recall | precision (all) | precision (sure) | proposals | unsure | found/truth');
     for (const size of SIZES) {
       const files = [1, 2].map((camera) => ({ id: `s${size}c${camera}`, camera: `Camera ${camera}`, gameId: 'game', duration: SECONDS, file: path.join(work, `s${size}c${camera}.mp4`), plan: schedule(size, camera) }));
-      await Promise.all(files.map((f) => composeFootage(f.file, { width: 1920, height: 1080, seconds: SECONDS, appearances: f.plan })));
+      await Promise.all(files.map((f) => composeFootage(f.file, { width: 1920, height: 1080, seconds: SECONDS, appearances: f.plan, keyframeEvery: KEYFRAME_EVERY })));
+      const keyframesOnly = await keyframesSuffice(files[0]!.file, settings.sampleFps, 30);
       const indexed = await Promise.all(
-        files.map((f) => pool.run<SegmentResult>({ op: 'index-segment', segment: { file: f.file, startS: 0, endS: SECONDS + 1, width: 1920, height: 1080 }, settings })),
+        files.map((f) => pool.run<SegmentResult>({ op: 'index-segment', segment: { file: f.file, startS: 0, endS: SECONDS + 1, width: 1920, height: 1080, keyframesOnly }, settings })),
       );
       const tracks: IndexedTrack[] = indexed.flatMap((result, i) =>
         result.tracks

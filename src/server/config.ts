@@ -127,8 +127,8 @@ export interface FaceSettings {
   footageMaxBytes: number;
   /** Face worker threads in this process (FACE_WORKERS). */
   workers: number;
-  /** Every other sample searched only around live tracks (FACE_ALTERNATE_FULL_FRAMES, on by default). */
-  alternateFullFrames: boolean;
+  /** One sample in this many is searched whole, the others only around live tracks (FACE_FULL_LOOK_EVERY). */
+  fullLookEvery: number;
 }
 
 function loadFaceSettings(env: NodeJS.ProcessEnv): FaceSettings {
@@ -142,7 +142,7 @@ function loadFaceSettings(env: NodeJS.ProcessEnv): FaceSettings {
     retentionDays: positive(env.FACE_INDEX_RETENTION_DAYS, 90),
     footageMaxBytes: Math.round(positive(env.FOOTAGE_MAX_GB, 20) * 1024 ** 3),
     workers: Math.round(positive(env.FACE_WORKERS, Math.min(2, os.availableParallelism()))),
-    alternateFullFrames: env.FACE_ALTERNATE_FULL_FRAMES !== '0',
+    fullLookEvery: Math.round(Math.min(10, positive(env.FACE_FULL_LOOK_EVERY, 3))),
   };
 }
 

@@ -200,7 +200,8 @@ describe('footage, index and matching', () => {
     expect(await keyframesSuffice(file, 2, 30)).toBe(true);
     expect(await keyframesSuffice(file, 4, 30)).toBe(false); // 4 samples a second need more
     expect(await keyframesSuffice(path.join(work, 'camera-1.mp4'), 2, 30)).toBe(false);
-    const settings = indexSettings(app.server.deps.config);
+    // Every sample searched whole, so each sample's faces show.
+    const settings = { ...indexSettings(app.server.deps.config), fullLookEvery: 1 };
     const segment = { file, startS: 0, endS: 8, width: 1280, height: 720 };
     const [whole, keyframes] = await Promise.all(
       [false, true].map((keyframesOnly) => app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { ...segment, keyframesOnly }, settings })),

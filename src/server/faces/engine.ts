@@ -38,10 +38,12 @@ type FaceApi = any;
 
 export interface FaceEngine {
   /**
-   * Fast detection for video frames (TinyFaceDetector), the frame looked at `scale` times its
-   * size (then fitted to the net's 32-pixel grid). Run on the frame's own shape, not padded square.
+   * Fast detection for video frames (TinyFaceDetector), the frame looked at each of `scales`
+   * times its size (fitted to the net's 32-pixel grid; largest first: each smaller look is made
+   * from the one before), the better of overlapping boxes kept. Run on the frame's own shape, not
+   * padded square.
    */
-  detectFast(frame: RgbFrame, scale: number, minScore: number): Promise<DetectedFace[]>;
+  detectFast(frame: RgbFrame, scales: number[], minScore: number): Promise<DetectedFace[]>;
   /** Careful detection for photos (SSD MobileNet). */
   detectCareful(frame: RgbFrame, minScore: number): Promise<DetectedFace[]>;
   /** Landmarks, alignment and descriptor of one face, cropped from the full frame. */
@@ -131,21 +133,31 @@ function toBoxes(results: Array<{ box: Box & { width: number; height: number }; 
 function createEngine(tf: Tf, faceapi: FaceApi): FaceEngine {
   const tensorOf = (frame: RgbFrame) => tf.tensor3d(frame.data, [frame.height, frame.width, 3], 'int32');
   return {
-    async detectFast(frame, scale, minScore) {
+    async detectFast(frame, scales, minScore) {
       const net = faceapi.nets.tinyFaceDetector;
-      const width = Math.max(TINY_CELL, Math.round((frame.width * scale) / TINY_CELL) * TINY_CELL);
-      const height = Math.max(TINY_CELL, Math.round((frame.height * scale) / TINY_CELL) * TINY_CELL);
-      const output = tf.tidy(() => {
-        const resized = tf.image.resizeBilinear(tensorOf(frame).toFloat().expandDims(0), [height, width]);
-        return net.runMobilenet(resized.sub(tf.tensor1d(TINY_MEAN_RGB)).div(255), net.params);
-      });
+      const found: DetectedFace[] = [];
+      // The frame becomes a float tensor once; each look is resized from the previous (larger) one.
+      let input = tf.tidy(() => tensorOf(frame).toFloat().expandDims(0));
       try {
-        const [, rows, cols] = output.shape as number[];
-        const raw = (await output.data()) as Float32Array;
-        return decodeTinyGrid(raw, rows!, cols!, net.anchors, minScore, frame.width / width, frame.height / height);
+        for (const scale of [...scales].sort((a, b) => b - a)) {
+          const width = Math.max(TINY_CELL, Math.round((frame.width * scale) / TINY_CELL) * TINY_CELL);
+          const height = Math.max(TINY_CELL, Math.round((frame.height * scale) / TINY_CELL) * TINY_CELL);
+          const resized = tf.image.resizeBilinear(input, [height, width]);
+          input.dispose();
+          input = resized;
+          const output = tf.tidy(() => net.runMobilenet(resized.sub(tf.tensor1d(TINY_MEAN_RGB)).div(255), net.params));
+          try {
+            const [, rows, cols] = output.shape as number[];
+            const raw = (await output.data()) as Float32Array;
+            found.push(...decodeTinyGrid(raw, rows!, cols!, net.anchors, minScore, frame.width / width, frame.height / height));
+          } finally {
+            output.dispose();
+          }
+        }
       } finally {
-        output.dispose();
+        input.dispose();
       }
+      return scales.length > 1 ? suppressOverlaps(found) : found;
     },
     async detectCareful(frame, minScore) {
       const tensor = tensorOf(frame);

@@ -6,7 +6,7 @@
 // detection and nothing else.
 import { spawn } from 'node:child_process';
 import sharp from 'sharp';
-import { cropRgb, expand, faceDistance, suppressOverlaps, type DetectedFace, type FaceEngine, type RgbFrame } from './engine';
+import { cropRgb, expand, faceDistance, type DetectedFace, type FaceEngine, type RgbFrame } from './engine';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
 import type { IndexSettings, Segment, SegmentResult, SegmentTrack } from './types';
 
@@ -37,13 +37,23 @@ async function* frames(segment: Segment, sampleFps: number): AsyncGenerator<RgbF
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  let pending: Buffer = Buffer.alloc(0);
+  // Each frame is copied once, chunk by chunk, into a buffer of its own (joining the pipe's 64 KB
+  // chunks one by one copied a 6 MB frame about fifty times over).
+  let frame = new Uint8Array(size);
+  let filled = 0;
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      while (pending.length >= size) {
-        yield { data: new Uint8Array(pending.buffer, pending.byteOffset, size), width: segment.width, height: segment.height };
-        pending = Buffer.from(pending.subarray(size));
+      let offset = 0;
+      while (offset < chunk.length) {
+        const n = Math.min(size - filled, chunk.length - offset);
+        frame.set(chunk.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled === size) {
+          yield { data: frame, width: segment.width, height: segment.height };
+          frame = new Uint8Array(size);
+          filled = 0;
+        }
       }
     }
     const code = await exited;
@@ -60,14 +70,13 @@ function detectScale(frame: { width: number; height: number }, settings: IndexSe
 
 /**
  * The net finds faces best when they are about 30 to 130 of its pixels high: the fine look that
- * finds small faces misses big ones, so a full look also looks at half that scale (a quarter of
- * the work) and keeps the better of overlapping boxes.
+ * finds small faces misses some big ones, so every other full look also looks at half that scale
+ * (a third of the fine look's time) and keeps the better of overlapping boxes. A big face, once
+ * found, is followed at its own scale in between.
  */
-async function detectWhole(engine: FaceEngine, frame: RgbFrame, settings: IndexSettings): Promise<DetectedFace[]> {
+async function detectWhole(engine: FaceEngine, frame: RgbFrame, settings: IndexSettings, coarse: boolean): Promise<DetectedFace[]> {
   const scale = detectScale(frame, settings);
-  const fine = await engine.detectFast(frame, scale, settings.minDetectScore);
-  const coarse = await engine.detectFast(frame, scale / 2, settings.minDetectScore);
-  return suppressOverlaps([...fine, ...coarse]);
+  return engine.detectFast(frame, coarse ? [scale, scale / 2] : [scale], settings.minDetectScore);
 }
 
 /** A followed face is looked for at about this height in the detector's pixels. */
@@ -81,7 +90,7 @@ async function detectAround(engine: FaceEngine, frame: RgbFrame, live: Track[], 
     const region = expand(last, 1, frame);
     // Never below the net's smallest useful input (64 px).
     const scale = Math.max(Math.min(1, FOLLOW_FACE_PX / last.h), 64 / Math.max(region.w, region.h));
-    const faces = await engine.detectFast(cropRgb(frame, region), scale, settings.minDetectScore);
+    const faces = await engine.detectFast(cropRgb(frame, region), [scale], settings.minDetectScore);
     for (const f of faces) {
       const face = { ...f, x: f.x + region.x, y: f.y + region.y };
       // Two tracks close together see the same face: keep it once.
@@ -107,11 +116,11 @@ export async function indexSegment(
     index++;
     if (t >= segment.endS) break;
     let started = performance.now();
-    // Every other sample only looks where live tracks are: a face that keeps going is found in
-    // a small crop around its last box, and a new face waits for the next full look (0.5 s).
+    // Between full looks a sample only looks where live tracks are: a face that keeps going is
+    // found in a small crop around its last box, and a new face waits for the next full look.
     const live = tracker.tracks.filter((tr) => !tr.ended && t - tr.faces.at(-1)!.t <= settings.maxGapS);
-    const fullLook = !settings.alternateFullFrames || index % 2 === 1;
-    const detected = (fullLook ? await detectWhole(engine, frame, settings) : await detectAround(engine, frame, live, settings)).filter(
+    const fullLook = (index - 1) % settings.fullLookEvery === 0;
+    const detected = (fullLook ? await detectWhole(engine, frame, settings, stats.fullLooks % 2 === 0) : await detectAround(engine, frame, live, settings)).filter(
       (f) => f.h >= settings.minFacePx,
     );
     if (fullLook) stats.fullLooks++;

@@ -24,7 +24,7 @@ export function indexSettings(config: AppDeps['config']): IndexSettings {
     minFacePx: 24,
     minEmbedPx: 36,
     maxGapS: 1.5,
-    alternateFullFrames: config.faces.alternateFullFrames,
+    fullLookEvery: config.faces.fullLookEvery,
   };
 }
 

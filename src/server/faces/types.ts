@@ -13,8 +13,8 @@ export interface IndexSettings {
   minEmbedPx: number;
   /** A track not seen for longer than this ends. */
   maxGapS: number;
-  /** Every other sample looks only around live tracks (see index-segment.ts). */
-  alternateFullFrames: boolean;
+  /** One sample in this many is searched whole; the others look only around live tracks (see index-segment.ts). */
+  fullLookEvery: number;
 }
 
 /** One stretch of one footage file, indexed by one face thread. */
