@@ -165,6 +165,8 @@ export const ADMIN = {
 } as const;
 
 /** The reel builder's admin screens: events, games, footage and the proposed clips. */
+const KEYFRAMES_ONLY = '(keyframes only)';
+
 export const FOOTAGE = {
   title: 'Footage',
   card: { title: 'Footage & Face Index', text: 'Events, games and camera footage, indexed to find each athlete by face.' },
@@ -199,7 +201,8 @@ export const FOOTAGE = {
   notVideo: 'This file is not a video. Upload an MP4, MOV or WebM file.',
   noFootage: 'No footage for this game yet.',
   /** After the file's details: how fast it was indexed, and whether only its keyframes were decoded. */
-  indexedSpeed: (realTimeFactor: number, keyframesOnly: boolean) => ` · indexed at ${realTimeFactor.toFixed(1)}× real time${keyframesOnly ? ' (keyframes only)' : ''}`,
+  indexedSpeed: (realTimeFactor: number, keyframesOnly: boolean) => ` · indexed at ${realTimeFactor.toFixed(1)}× real time${keyframesOnly ? ` ${KEYFRAMES_ONLY}` : ''}`,
+  keyframesOnly: KEYFRAMES_ONLY,
   states: { queued: 'Waiting to index', indexing: 'Indexing', indexed: 'Indexed', failed: 'Failed', purged: 'Index deleted' } as Record<string, string>,
   reindex: 'Re-index',
   delete: 'Delete',

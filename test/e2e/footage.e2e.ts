@@ -33,6 +33,7 @@ beforeAll(async () => {
     composeFootage(path.join(tmp, 'camera-2.mp4'), {
       width: 1280, height: 720, seconds: 6,
       appearances: [{ person: 'ava', from: 2, to: 6, faceHeight: 120, x: 0.5, y: 0.25, drift: -0.02 }],
+      keyframeEvery: 15, // a keyframe every 0.5 s: indexed from its keyframes alone
     }),
   ]);
 }, 180_000);
@@ -90,6 +91,8 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
     .poll(async () => (await game.getByTestId('index-state').allTextContents()).join(','), { timeout: 120_000 })
     .toBe(`${FOOTAGE.states.indexed},${FOOTAGE.states.indexed}`);
   await game.getByText('1280×720').first().waitFor();
+  await rows.filter({ hasText: 'Camera 2' }).getByText(FOOTAGE.keyframesOnly, { exact: false }).waitFor();
+  expect(await rows.filter({ hasText: 'Camera 1' }).getByText(FOOTAGE.keyframesOnly, { exact: false }).count()).toBe(0);
   await shot(page, 'footage-03-indexed-1280');
   await expectAccessible(page, 'admin footage');
   await page.setViewportSize({ width: 390, height: 844 });
