@@ -65,8 +65,8 @@ async function indexing() {
   const settings = indexSettings(config);
   console.log(`  the job decodes ${(await keyframesSuffice(file, settings.sampleFps, 30)) ? 'the keyframes alone' : 'every frame'} of this file`);
   try {
-    // Both ways of decoding, in the same run: every frame (footage with keyframes 1 s or more
-    // apart, most cameras' default) and the keyframes alone.
+    // Both ways of decoding, in the same run: every frame (footage with keyframes farther apart
+    // than the samples) and the keyframes alone.
     for (const keyframesOnly of [false, true]) {
       const segment = (startS: number, endS: number) => ({ file, startS, endS, width: 1920, height: 1080, keyframesOnly });
       // Models load once per thread; the job's threads are warm after the first file.

@@ -164,9 +164,9 @@ export const ADMIN = {
   },
 } as const;
 
-/** The reel builder's admin screens: events, games, footage and the proposed clips. */
 const KEYFRAMES_ONLY = '(keyframes only)';
 
+/** The reel builder's admin screens: events, games, footage and the proposed clips. */
 export const FOOTAGE = {
   title: 'Footage',
   card: { title: 'Footage & Face Index', text: 'Events, games and camera footage, indexed to find each athlete by face.' },

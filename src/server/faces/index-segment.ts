@@ -14,7 +14,6 @@ const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
 /** A new descriptor farther than this from the track's is someone else: the track splits. */
 const SPLIT_DISTANCE = 0.68;
 
-
 /** Quality of a face: its size, then (once described) its sharpness and how frontal it is. */
 function qualityOf(h: number, score: number, described?: { sharpness: number; frontalness: number }) {
   const size = Math.min(1, h / 160);

@@ -101,8 +101,8 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
 /**
  * True when the file has a keyframe at least every sample (one frame of slack): then decoding the
  * keyframes alone gives the same samples, at a small part of the cost. Cameras and encoders set
- * to a keyframe every 0.5 s (15 frames at 30 fps) give this; most default to 1 or 2 s, and their
- * footage is decoded whole. Judged on the first minute.
+ * to a keyframe every 0.5 s (15 frames at 30 fps) give this; footage with keyframes farther apart
+ * is decoded whole. Judged on the first minute.
  */
 export async function keyframesSuffice(file: string, sampleFps: number, fps: number | null): Promise<boolean> {
   const gap = await longestKeyframeGap(file, 60);
