@@ -221,6 +221,9 @@ export const FOOTAGE = {
   } as Record<string, string>,
   unsure: 'Unsure',
   lookalike: 'Look-alike',
+  /** The jersey number read under the face in a clip: the athlete's, or someone else's. */
+  jerseyOwn: (n: number) => `Jersey #${n}`,
+  jerseyOther: (n: number) => `Jersey #${n}: not this athlete's number`,
   lookalikeWarning: 'Another athlete of this event looks very similar: check each clip before using it.',
   confidence: 'Confidence',
   actionFailed: 'Something went wrong',

@@ -26,13 +26,13 @@ beforeAll(async () => {
     composeFootage(path.join(tmp, 'camera-1.mp4'), {
       width: 1280, height: 720, seconds: 6,
       appearances: [
-        { person: 'ava', from: 0, to: 4, faceHeight: 150, x: 0.1, y: 0.2, drift: 0.02 },
+        { person: 'ava', from: 0, to: 4, faceHeight: 150, x: 0.1, y: 0.2, drift: 0.02, jersey: 12 },
         { person: 'bea', from: 2, to: 6, faceHeight: 130, x: 0.6, y: 0.3 },
       ],
     }),
     composeFootage(path.join(tmp, 'camera-2.mp4'), {
       width: 1280, height: 720, seconds: 6,
-      appearances: [{ person: 'ava', from: 2, to: 6, faceHeight: 120, x: 0.5, y: 0.25, drift: -0.02 }],
+      appearances: [{ person: 'ava', from: 2, to: 6, faceHeight: 120, x: 0.5, y: 0.25, drift: -0.02, jersey: 12 }],
       keyframeEvery: 15, // a keyframe every 0.5 s: indexed from its keyframes alone
     }),
   ]);
@@ -51,6 +51,9 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await fp.waitForURL('**/dashboard');
   await fp.getByRole('dialog').waitFor();
   await fp.keyboard.press('Escape'); // the tutorial
+  // Her jersey number, as the profile's edit dialog saves it: the footage shows #12 on her shirt.
+  const profile = await fp.request.patch(`${product.url}/api/profile`, { data: { firstName: 'Ava', lastName: 'Stone', jerseyNumber: '12' }, headers: { origin: product.url } });
+  expect(profile.status()).toBe(200);
   const card = fp.getByTestId('face-matching');
   await card.getByText(FACE_MATCHING.off).waitFor();
   await card.getByLabel(FACE_MATCHING.consentLabel).check();
@@ -123,6 +126,8 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   expect(texts.some((t) => t.includes('Camera 1'))).toBe(true);
   expect(texts.some((t) => t.includes('Camera 2'))).toBe(true);
   await angles.filter({ hasText: 'Camera 1' }).getByText(REVIEW.largestFace).waitFor();
+  // Her number was read on her shirt in both angles.
+  expect(await angles.getByText(FOOTAGE.jerseyOwn(12), { exact: true }).count()).toBe(2);
   await expect.poll(() => angles.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
   expect(await page.getByTestId('timeline-row').count()).toBe(2);
 

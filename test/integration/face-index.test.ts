@@ -9,7 +9,7 @@ import * as tus from 'tus-js-client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_MATCHING } from '../../src/common/dashboard-messages';
-import { athleteReferences, faceDetections, faceTracks, footage, highlightRequests } from '../../src/server/db/schema';
+import { appearances, athleteReferences, faceDetections, faceTracks, footage, highlightRequests, userProfiles } from '../../src/server/db/schema';
 import { indexFootage, indexSettings, keyframesSuffice, purgeExpiredIndexes } from '../../src/server/faces/indexing';
 import type { SegmentResult } from '../../src/server/faces/types';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
@@ -146,6 +146,8 @@ describe('footage, index and matching', () => {
     expect(tracks.length).toBeGreaterThanOrEqual(2);
     expect(tracks.length).toBeLessThanOrEqual(4);
     expect(tracks.every((t) => t.embeddings.byteLength >= 512 && t.thumbnail && t.thumbnail.byteLength > 500)).toBe(true);
+    // No shirt numbers in this footage: nothing is read from the court under the faces.
+    expect(tracks.map((t) => t.jerseyNumber)).toEqual(tracks.map(() => null));
     expect((await app.db.select().from(faceDetections)).length).toBeGreaterThanOrEqual(14);
 
     // The athlete asks for a reel of that game; approving it finds her, and only her.
@@ -266,4 +268,68 @@ describe('footage, index and matching', () => {
     const [row] = await app.db.select().from(footage).where(eq(footage.id, footageId));
     expect(row!.indexState).toBe('purged');
   });
+});
+
+describe('look-alikes told apart by their jersey numbers', () => {
+  it('two athletes with the same face: each clip is theirs when it shows their number, unsure when it shows the other', async () => {
+    // Twins: both families send the same kind of photo, so their references are closer than the
+    // match threshold; #12 is on camera from 0 to 3 s, #7 from 7 to 10 s.
+    const twins = await Promise.all([
+      createVerifiedUser(app, { fullName: 'Twin Twelve' }),
+      createVerifiedUser(app, { fullName: 'Twin Seven' }),
+    ]);
+    const numbers = [12, 7];
+    for (const [i, twin] of twins.entries()) {
+      await app.db.update(userProfiles).set({ jerseyNumber: numbers[i]! }).where(eq(userProfiles.id, twin.userId));
+      expect((await app.fetch('/api/profile/face-matching', { method: 'PUT', json: { consent: true }, cookie: twin.cookie })).status).toBe(200);
+      expect((await postPhoto(twin.cookie, path.join(work, 'ava-reference.jpg'))).status).toBe(201);
+    }
+    const game = await app.fetch(`/api/admin/events/${EVENT}/games`, { method: 'POST', json: { label: 'Twins game', court: 'Court 3' }, cookie: admin.cookie });
+    const { id: gameId } = (await game.json()) as { id: string };
+    const file = path.join(work, 'twins.mp4');
+    await composeFootage(file, {
+      width: 1280,
+      height: 720,
+      seconds: 10,
+      appearances: [
+        { person: 'ava', from: 0, to: 3, faceHeight: 100, x: 0.2, y: 0.1, jersey: 12 },
+        { person: 'ava', from: 7, to: 10, faceHeight: 100, x: 0.6, y: 0.1, jersey: 7 },
+      ],
+    });
+    const uploaded = await uploadFootage(admin.cookie, file, { gameId, camera: 'Camera 1', filename: 'twins.mp4' });
+    const indexed = await eventually(async () => {
+      const [f] = await app.db.select().from(footage).where(eq(footage.id, uploaded.footageId!));
+      return f?.indexState === 'indexed' || f?.indexState === 'failed' ? f : null;
+    }, 120_000);
+    expect(indexed.indexError).toBeNull();
+    const tracks = await app.db.select({ startS: faceTracks.startS, jerseyNumber: faceTracks.jerseyNumber }).from(faceTracks).where(eq(faceTracks.footageId, indexed.id));
+    expect(tracks.sort((a, b) => a.startS - b.startS).map((t) => t.jerseyNumber)).toEqual([12, 7]);
+
+    for (const twin of twins) expect((await app.fetch('/api/requests', { method: 'POST', json: { eventId: EVENT, games: [gameId] }, cookie: twin.cookie })).status).toBe(201);
+    for (const [i, twin] of twins.entries()) {
+      const [request] = await app.db.select().from(highlightRequests).where(eq(highlightRequests.userId, twin.userId));
+      expect((await app.fetch(`/api/admin/requests/${request!.id}/acknowledge`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
+      const review = await eventually(async () => {
+        const res = await app.fetch(`/api/admin/requests/${request!.id}/review`, { cookie: admin.cookie });
+        const body = (await res.json()) as {
+          request: { matchingState: string; lookalike: boolean };
+          clips: Array<{ startS: number; unsure: boolean; lookalike: boolean; jersey: { number: number; athletes: boolean } | null }>;
+        };
+        return body.request.matchingState === 'ready' ? body : null;
+      }, 30_000);
+      // Both clips are proposed to each twin (never dropped); the shirt decides which is sure.
+      const clips = review.clips.sort((a, b) => a.startS - b.startS);
+      expect(clips).toHaveLength(2);
+      const own = clips[i]!;
+      const other = clips[1 - i]!;
+      expect(own.jersey).toEqual({ number: numbers[i], athletes: true });
+      expect(own).toMatchObject({ unsure: false, lookalike: false });
+      expect(other.jersey).toEqual({ number: numbers[1 - i], athletes: false });
+      expect(other.unsure).toBe(true);
+      expect(review.request.lookalike).toBe(true);
+    }
+    // The stored proposals carry the number too.
+    const rows = await app.db.select({ jerseySeen: appearances.jerseySeen }).from(appearances);
+    expect(rows.filter((r) => r.jerseySeen !== null).length).toBeGreaterThanOrEqual(4);
+  }, 240_000);
 });

@@ -41,7 +41,11 @@ export interface Appearance {
   x: number;
   y: number;
   drift?: number;
+  /** A shirt under the face with this number on it, white on blue (for the jersey reader). */
+  jersey?: number;
 }
+
+const JERSEY_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 
 /** A crop around the face: the head with some margin, as ffmpeg's crop expects. */
 function headCrop(person: Person) {
@@ -78,7 +82,13 @@ export async function composeFootage(
       const w = Math.max(2, Math.round((crop.w * scale) / 2) * 2);
       const h = Math.max(2, Math.round((crop.h * scale) / 2) * 2);
       const png = `${file}.cutout-${i}.png`;
-      await run('ffmpeg', ['-v', 'error', '-y', '-i', samplePhoto(a.person), '-vf', `crop=${crop.w}:${crop.h}:${crop.x}:${crop.y},scale=${w}:${h}`, '-frames:v', '1', png]);
+      let filter = `crop=${crop.w}:${crop.h}:${crop.x}:${crop.y},scale=${w}:${h}`;
+      if (a.jersey !== undefined) {
+        // The shirt: 2.2 faces high under the cut-out, the number about a face high on it.
+        const shirt = Math.round((a.faceHeight * 2.2) / 2) * 2;
+        filter += `,pad=iw:ih+${shirt}:0:0:color=0x1f3a93,drawtext=fontfile=${JERSEY_FONT}:text='${a.jersey}':fontsize=${Math.round(a.faceHeight * 0.8)}:fontcolor=white:x=(w-tw)/2:y=h-${shirt}+(${shirt}-th)/2`;
+      }
+      await run('ffmpeg', ['-v', 'error', '-y', '-i', samplePhoto(a.person), '-vf', filter, '-frames:v', '1', png]);
       return png;
     }),
   );

@@ -517,6 +517,8 @@ export const faceTracks = pgTable(
     embeddings: bytea('embeddings').notNull(),
     /** A small JPEG of the best face, for the admin's review only. */
     thumbnail: bytea('thumbnail'),
+    /** The number read on the shirt under the face (faces/jersey.ts), when it could be read. */
+    jerseyNumber: integer('jersey_number'),
   },
   (t) => [index('face_tracks_footage_idx').on(t.footageId)],
 );
@@ -583,6 +585,8 @@ export const appearances = pgTable(
     unsure: boolean('unsure').notNull().default(false),
     /** The face is about as close to another athlete of the event. */
     lookalike: boolean('lookalike').notNull().default(false),
+    /** The jersey number read under the face in this clip, when one was. */
+    jerseySeen: integer('jersey_seen'),
     /** The track whose best frame is the thumbnail. */
     trackId: uuid('track_id').references(() => faceTracks.id, { onDelete: 'set null' }),
     /** Every track merged into this clip: the social cut follows their faces. */

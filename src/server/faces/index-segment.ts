@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import sharp from 'sharp';
 import { cropRgb, expand, faceDistance, type DetectedFace, type FaceEngine, type RgbFrame } from './engine';
+import { jerseyOf, readJersey } from './jersey';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
 import type { IndexSettings, Segment, SegmentResult, SegmentTrack } from './types';
 
@@ -144,6 +145,9 @@ export async function indexSegment(
         track = tracker.split(track);
       }
       track.descriptors.push(described.descriptor);
+      // The shirt is read where the face is described: at most 5 times a track.
+      const jersey = await readJersey(frame, face);
+      if (jersey) track.jerseyReads.push(jersey);
       track.describedQuality = Math.max(track.describedQuality, face.quality);
       track.lastDescribedT = t;
       if (track.best.quality <= face.quality) track.best = face;
@@ -172,6 +176,7 @@ export async function indexSegment(
       best: track.best,
       faceHeight: Math.round(Math.max(...track.faces.map((f) => f.h))),
       descriptors: track.descriptors.map((d) => Array.from(d)),
+      jerseyNumber: jerseyOf(track.jerseyReads),
       thumbnail,
       faces: track.faces,
     });

@@ -128,6 +128,7 @@ async function storeIndex(deps: Pick<AppDeps, 'db'>, footageId: string, results:
             quality: track.best.quality,
             embeddings: encodeEmbeddings(track.descriptors),
             thumbnail: track.thumbnail ? Buffer.from(track.thumbnail) : null,
+            jerseyNumber: track.jerseyNumber,
           })
           .returning({ id: faceTracks.id });
         const rows = track.faces.map((f) => ({ trackId: inserted!.id, t: f.t, x: Math.round(f.x), y: Math.round(f.y), w: Math.round(f.w), h: Math.round(f.h), score: f.score, quality: f.quality }));

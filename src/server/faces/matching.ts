@@ -3,7 +3,9 @@
 // Close tracks become appearances: hits a few seconds apart merge, a little time is added before
 // and after, and each gets a confidence. Tracks near the threshold are kept as "unsure" for the
 // admin, never silently kept or dropped; faces about as close to another athlete of the event
-// are marked as look-alikes and both requests flagged. Runs as the 'faces.match-request' job
+// are marked as look-alikes and both requests flagged. The jersey number read under a face
+// (faces/jersey.ts) settles a look-alike clip when it is the athlete's, and makes a clip unsure
+// when it is another number. Runs as the 'faces.match-request' job
 // when a request is approved, and again when more of its footage is indexed.
 import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { appearances, athleteReferences, eventGames, faceTracks, footage, highlightRequests, userProfiles } from '../db/schema';
@@ -48,7 +50,7 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     await deps.bus.publish({ topic: 'highlight_requests', userId: request.userId, action: 'update', id: requestId });
   };
 
-  const [profile] = await db.select({ consent: userProfiles.faceMatchConsentAt }).from(userProfiles).where(eq(userProfiles.id, request.userId));
+  const [profile] = await db.select({ consent: userProfiles.faceMatchConsentAt, jerseyNumber: userProfiles.jerseyNumber }).from(userProfiles).where(eq(userProfiles.id, request.userId));
   if (!profile?.consent) {
     await finish('no_consent', []);
     return 'no_consent';
@@ -97,7 +99,16 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     .where(and(eq(footage.eventId, request.eventId), eq(footage.indexState, 'indexed'), games ? inArray(footage.gameId, games) : undefined));
   const tracks = files.length
     ? await db
-        .select({ id: faceTracks.id, footageId: faceTracks.footageId, startS: faceTracks.startS, endS: faceTracks.endS, faceHeight: faceTracks.faceHeight, quality: faceTracks.quality, embeddings: faceTracks.embeddings })
+        .select({
+          id: faceTracks.id,
+          footageId: faceTracks.footageId,
+          startS: faceTracks.startS,
+          endS: faceTracks.endS,
+          faceHeight: faceTracks.faceHeight,
+          quality: faceTracks.quality,
+          embeddings: faceTracks.embeddings,
+          jerseyNumber: faceTracks.jerseyNumber,
+        })
         .from(faceTracks)
         .where(and(inArray(faceTracks.footageId, files.map((f) => f.id)), sql`length(${faceTracks.embeddings}) > 0`))
     : [];
@@ -106,6 +117,7 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     files,
     refs,
     allOtherRefs,
+    profile.jerseyNumber,
   );
   const rows: (typeof appearances.$inferInsert)[] = proposals.map((p) => ({ ...p, requestId }));
   await finish('ready', rows, lookalikes.length > 0);
@@ -123,6 +135,8 @@ export interface IndexedTrack {
   faceHeight: number;
   quality: number;
   embeddings: Float32Array[];
+  /** The number read on the shirt under the face, if any. */
+  jerseyNumber?: number | null;
 }
 export interface IndexedFile {
   id: string;
@@ -141,6 +155,8 @@ export interface ProposedAppearance {
   faceHeight: number;
   unsure: boolean;
   lookalike: boolean;
+  /** The jersey number read in this clip, when one was. */
+  jerseySeen: number | null;
   trackId: string;
   trackIds: string[];
   rank: number;
@@ -149,10 +165,18 @@ export interface ProposedAppearance {
 /**
  * The athlete's appearances in these files, ranked: tracks closer than UNSURE_DISTANCE to a
  * reference, merged per file when less than MERGE_GAP_S apart, padded, marked unsure near the
- * threshold and look-alike when about as close to another athlete. Pure: the benchmarks run it
- * on their own index.
+ * threshold and look-alike when about as close to another athlete. With the athlete's jersey
+ * number: a clip showing that number is no longer a look-alike (the shirt tells the two apart),
+ * and a clip showing another number is unsure, whatever the face says. Pure: the benchmarks run
+ * it on their own index.
  */
-export function proposeAppearances(tracks: IndexedTrack[], files: IndexedFile[], refs: Float32Array[], otherRefs: Float32Array[]): ProposedAppearance[] {
+export function proposeAppearances(
+  tracks: IndexedTrack[],
+  files: IndexedFile[],
+  refs: Float32Array[],
+  otherRefs: Float32Array[],
+  jerseyNumber: number | null = null,
+): ProposedAppearance[] {
   const rows: ProposedAppearance[] = [];
   const hits = tracks
     .map((t) => {
@@ -167,6 +191,12 @@ export function proposeAppearances(tracks: IndexedTrack[], files: IndexedFile[],
     const flush = () => {
       if (!group.length) return;
       const best = group.reduce((a, b) => (b.distance < a.distance ? b : a));
+      const jerseySeen = mostRead(group.map((g) => g.jerseyNumber ?? null));
+      const ownNumber = jerseyNumber !== null && jerseySeen === jerseyNumber;
+      const otherNumber = jerseyNumber !== null && jerseySeen !== null && jerseySeen !== jerseyNumber;
+      // The athlete's own number settles a look-alike; another number puts the clip to the admin.
+      const lookalike = group.some((g) => g.lookalike) && !ownNumber;
+      const unsure = best.distance >= MATCH_DISTANCE || otherNumber;
       const startS = Math.max(0, Math.min(...group.map((g) => g.startS)) - PAD_BEFORE_S);
       const endS = Math.min(file.duration ?? Infinity, Math.max(...group.map((g) => g.endS)) + PAD_AFTER_S);
       rows.push({
@@ -178,8 +208,9 @@ export function proposeAppearances(tracks: IndexedTrack[], files: IndexedFile[],
         distance: Math.round(best.distance * 1000) / 1000,
         confidence: confidenceOf(best.distance),
         faceHeight: Math.max(...group.map((g) => g.faceHeight)),
-        unsure: best.distance >= MATCH_DISTANCE,
-        lookalike: group.some((g) => g.lookalike),
+        unsure,
+        lookalike,
+        jerseySeen,
         trackId: group.reduce((a, b) => (b.quality > a.quality ? b : a)).id,
         trackIds: group.map((g) => g.id),
         rank: 0,
@@ -196,6 +227,13 @@ export function proposeAppearances(tracks: IndexedTrack[], files: IndexedFile[],
   const score = (r: ProposedAppearance) => r.confidence * 0.6 + Math.min(1, r.faceHeight / 200) * 0.25 + Math.min(1, (r.endS - r.startS) / 10) * 0.15;
   rows.sort((a, b) => score(b) - score(a)).forEach((r, i) => (r.rank = i + 1));
   return rows;
+}
+
+/** The number read most often, or null when none was. */
+function mostRead(numbers: Array<number | null>): number | null {
+  const counts = new Map<number, number>();
+  for (const n of numbers) if (n !== null) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
 export function matchRequestJob(deps: Pick<AppDeps, 'db' | 'bus'>): JobHandler<'faces.match-request'> {

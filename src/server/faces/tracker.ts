@@ -3,6 +3,7 @@
 // close for its size (a player running); a track not seen for longer than maxGapS ends. The
 // indexer splits a track when a new descriptor says it is someone else (two players crossing).
 import type { Box, DetectedFace } from './engine';
+import type { JerseyRead } from './jersey';
 
 export interface TrackedFace extends DetectedFace {
   t: number;
@@ -18,6 +19,8 @@ export interface Track {
   best: TrackedFace;
   /** A JPEG-ready crop of the best face, kept by the indexer. */
   bestCrop?: unknown;
+  /** Numbers read on the shirt under the face, one a described face (faces/jersey.ts). */
+  jerseyReads: JerseyRead[];
   ended: boolean;
 }
 
@@ -87,7 +90,7 @@ export class FaceTracker {
   }
 
   private start(): Track {
-    const track: Track = { faces: [], descriptors: [], describedQuality: 0, lastDescribedT: -Infinity, best: undefined as unknown as TrackedFace, ended: false };
+    const track: Track = { faces: [], descriptors: [], jerseyReads: [], describedQuality: 0, lastDescribedT: -Infinity, best: undefined as unknown as TrackedFace, ended: false };
     this.tracks.push(track);
     return track;
   }

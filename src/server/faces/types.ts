@@ -37,6 +37,8 @@ export interface SegmentTrack {
   best: TrackedFace;
   faceHeight: number;
   descriptors: number[][];
+  /** The number read on the shirt under the face, when its readings agreed (faces/jersey.ts). */
+  jerseyNumber: number | null;
   thumbnail: Buffer | Uint8Array | null;
   faces: TrackedFace[];
 }

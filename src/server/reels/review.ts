@@ -123,6 +123,8 @@ export async function loadReview(db: Db, requestId: string) {
       faceHeight: a.faceHeight,
       unsure: a.unsure,
       lookalike: a.lookalike,
+      // The number read on the shirt in this clip, and whether it is the athlete's.
+      jersey: a.jerseySeen === null ? null : { number: a.jerseySeen, athletes: a.jerseySeen === profile?.jerseyNumber },
       rank: a.rank,
       decision: a.decision,
       position: a.position,

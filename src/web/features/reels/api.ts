@@ -14,6 +14,7 @@ export interface ReviewClip {
   faceHeight: number;
   unsure: boolean;
   lookalike: boolean;
+  jersey: { number: number; athletes: boolean } | null;
   rank: number;
   decision: 'accepted' | 'rejected' | null;
   position: number | null;

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { chestRegion, jerseyOf } from './jersey';
+
+describe('a track’s jersey number', () => {
+  it('is the number read most often, at least twice', () => {
+    expect(jerseyOf([{ number: 12, confidence: 80 }, { number: 12, confidence: 75 }, { number: 17, confidence: 90 }])).toBe(12);
+  });
+  it('is none when two numbers are read as often', () => {
+    expect(jerseyOf([{ number: 12, confidence: 95 }, { number: 7, confidence: 95 }])).toBeNull();
+  });
+  it('takes a single reading only when Tesseract is very sure of it', () => {
+    expect(jerseyOf([{ number: 4, confidence: 90 }])).toBe(4);
+    expect(jerseyOf([{ number: 4, confidence: 75 }])).toBeNull();
+    expect(jerseyOf([])).toBeNull();
+  });
+});
+
+describe('the chest under a face', () => {
+  it('lies below the chin, wider than the face, inside the frame', () => {
+    expect(chestRegion({ x: 100, y: 50, w: 80, h: 100 }, { width: 1280, height: 720 })).toEqual({ x: 36, y: 185, w: 208, h: 225 });
+    // A face at the bottom edge has no chest to read.
+    expect(chestRegion({ x: 100, y: 650, w: 60, h: 60 }, { width: 1280, height: 720 })).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+// Reads the jersey number on the shirt under a face, so that two athletes who look alike can be
+// told apart by the number on their profile. Tesseract (tesseract.js, its WebAssembly build) with
+// the English model from @tesseract.js-data/eng, read from disk: nothing is downloaded. Digits
+// only, one line; a reading counts only when Tesseract is fairly sure of it, and a track's number
+// only when its readings agree (see jerseyOf).
+import { createRequire } from 'node:module';
+import sharp from 'sharp';
+import type { Worker } from 'tesseract.js';
+import { cropRgb, type Box, type RgbFrame } from './engine';
+
+const require = createRequire(import.meta.url);
+
+export interface JerseyRead {
+  number: number;
+  /** Tesseract's confidence, 0 to 100. */
+  confidence: number;
+}
+
+/** Readings below this confidence are dropped: a shirt's folds and arms read as stray digits. */
+const MIN_CONFIDENCE = 70;
+/** Faces smaller than this carry digits too small to read. */
+export const MIN_JERSEY_FACE_PX = 48;
+
+let reader: Promise<Worker> | null = null;
+
+function loadReader(): Promise<Worker> {
+  reader ??= (async () => {
+    const { createWorker, PSM } = await import('tesseract.js');
+    const model = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
+    const worker = await createWorker('eng', 1, { langPath: model.langPath, gzip: model.gzip, cacheMethod: 'none' });
+    // The crops carry no resolution; saying 300 dpi keeps Tesseract from guessing (and warning).
+    await worker.setParameters({ tessedit_char_whitelist: '0123456789', tessedit_pageseg_mode: PSM.SINGLE_LINE, user_defined_dpi: '300' });
+    return worker;
+  })();
+  return reader;
+}
+
+/** The chest under a face: a face-width either side of it, from below the chin down about two faces. */
+export function chestRegion(face: Box, frame: { width: number; height: number }): Box | null {
+  const x = Math.max(0, Math.round(face.x - face.w * 0.8));
+  const y = Math.round(face.y + face.h * 1.35);
+  const right = Math.min(frame.width, Math.round(face.x + face.w * 1.8));
+  const bottom = Math.min(frame.height, Math.round(face.y + face.h * 3.6));
+  if (y >= frame.height || bottom - y < face.h * 0.8 || right - x < face.w) return null;
+  return { x, y, w: right - x, h: bottom - y };
+}
+
+/** The number on the shirt under `face`, or null when none can be read. */
+export async function readJersey(frame: RgbFrame, face: Box): Promise<JerseyRead | null> {
+  if (face.h < MIN_JERSEY_FACE_PX) return null;
+  const region = chestRegion(face, frame);
+  if (!region) return null;
+  const crop = cropRgb(frame, region);
+  // Grey, and at least 240 px high: Tesseract reads digits best at about 40 px and more.
+  const png = await sharp(Buffer.from(crop.data.buffer, crop.data.byteOffset, crop.data.byteLength), { raw: { width: crop.width, height: crop.height, channels: 3 } })
+    .resize({ height: Math.max(240, crop.height) })
+    .grayscale()
+    .png()
+    .toBuffer();
+  const worker = await loadReader();
+  const { data } = await worker.recognize(png);
+  const digits = data.text.replace(/\D/g, '');
+  if (!digits || digits.length > 2 || data.confidence < MIN_CONFIDENCE) return null;
+  return { number: Number(digits), confidence: Math.round(data.confidence) };
+}
+
+/**
+ * A track's number: the one read most often, when read at least twice and never outnumbered, or
+ * read once with high confidence and nothing else read.
+ */
+export function jerseyOf(reads: JerseyRead[]): number | null {
+  if (!reads.length) return null;
+  const counts = new Map<number, number>();
+  for (const r of reads) counts.set(r.number, (counts.get(r.number) ?? 0) + 1);
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  const [number, count] = ranked[0]!;
+  if (ranked[1] && ranked[1][1] === count) return null;
+  if (count >= 2) return number;
+  return reads.length === 1 && reads[0]!.confidence >= 85 ? number : null;
+}
