@@ -22,6 +22,7 @@ const MIN_CONFIDENCE = 70;
 export const MIN_JERSEY_FACE_PX = 48;
 
 let reader: Promise<Worker> | null = null;
+let warned = false;
 
 function loadReader(): Promise<Worker> {
   reader ??= (async () => {
@@ -57,8 +58,15 @@ export async function readJersey(frame: RgbFrame, face: Box): Promise<JerseyRead
     .grayscale()
     .png()
     .toBuffer();
-  const worker = await loadReader();
-  const { data } = await worker.recognize(png);
+  let data: { text: string; confidence: number };
+  try {
+    data = (await (await loadReader()).recognize(png)).data;
+  } catch (error) {
+    // A reader that cannot start or read costs the number, not the face index.
+    if (!warned) console.warn(`[faces] jersey numbers cannot be read: ${(error as Error).message}`);
+    warned = true;
+    return null;
+  }
   const digits = data.text.replace(/\D/g, '');
   if (!digits || digits.length > 2 || data.confidence < MIN_CONFIDENCE) return null;
   return { number: Number(digits), confidence: Math.round(data.confidence) };
