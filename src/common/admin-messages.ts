@@ -221,7 +221,7 @@ export const FOOTAGE = {
   } as Record<string, string>,
   unsure: 'Unsure',
   lookalike: 'Look-alike',
-  /** The jersey number read under the face in a clip: the athlete's, or someone else's. */
+  /** The jersey number read under the face in a clip (the athlete's, or with no number on the profile), or another one. */
   jerseyOwn: (n: number) => `Jersey #${n}`,
   jerseyOther: (n: number) => `Jersey #${n}: not this athlete's number`,
   lookalikeWarning: 'Another athlete of this event looks very similar: check each clip before using it.',

@@ -313,7 +313,7 @@ describe('look-alikes told apart by their jersey numbers', () => {
         const res = await app.fetch(`/api/admin/requests/${request!.id}/review`, { cookie: admin.cookie });
         const body = (await res.json()) as {
           request: { matchingState: string; lookalike: boolean };
-          clips: Array<{ startS: number; unsure: boolean; lookalike: boolean; jersey: { number: number; athletes: boolean } | null }>;
+          clips: Array<{ startS: number; unsure: boolean; lookalike: boolean; jersey: { number: number; athletes: boolean | null } | null }>;
         };
         return body.request.matchingState === 'ready' ? body : null;
       }, 30_000);
@@ -331,5 +331,10 @@ describe('look-alikes told apart by their jersey numbers', () => {
     // The stored proposals carry the number too.
     const rows = await app.db.select({ jerseySeen: appearances.jerseySeen }).from(appearances);
     expect(rows.filter((r) => r.jerseySeen !== null).length).toBeGreaterThanOrEqual(4);
+    // With no number on the profile the review cannot say whose number it is.
+    await app.db.update(userProfiles).set({ jerseyNumber: null }).where(eq(userProfiles.id, twins[0]!.userId));
+    const [first] = await app.db.select().from(highlightRequests).where(eq(highlightRequests.userId, twins[0]!.userId));
+    const review = (await (await app.fetch(`/api/admin/requests/${first!.id}/review`, { cookie: admin.cookie })).json()) as { clips: Array<{ jersey: unknown }> };
+    expect(review.clips.map((c) => c.jersey)).toEqual(expect.arrayContaining([{ number: 12, athletes: null }, { number: 7, athletes: null }]));
   }, 240_000);
 });

@@ -123,8 +123,9 @@ export async function loadReview(db: Db, requestId: string) {
       faceHeight: a.faceHeight,
       unsure: a.unsure,
       lookalike: a.lookalike,
-      // The number read on the shirt in this clip, and whether it is the athlete's.
-      jersey: a.jerseySeen === null ? null : { number: a.jerseySeen, athletes: a.jerseySeen === profile?.jerseyNumber },
+      // The number read on the shirt in this clip, and whether it is the athlete's (null: the
+      // profile has no number to compare with).
+      jersey: a.jerseySeen === null ? null : { number: a.jerseySeen, athletes: profile?.jerseyNumber == null ? null : a.jerseySeen === profile.jerseyNumber },
       rank: a.rank,
       decision: a.decision,
       position: a.position,

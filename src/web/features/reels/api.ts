@@ -14,7 +14,8 @@ export interface ReviewClip {
   faceHeight: number;
   unsure: boolean;
   lookalike: boolean;
-  jersey: { number: number; athletes: boolean } | null;
+  /** athletes: whether it is the profile's number; null when the profile has none. */
+  jersey: { number: number; athletes: boolean | null } | null;
   rank: number;
   decision: 'accepted' | 'rejected' | null;
   position: number | null;

@@ -65,8 +65,14 @@ export function MomentCard({ review, moment }: { review: Review; moment: Moment 
                 {clip.unsure && <span className="rounded bg-yellow-950 px-2 py-0.5 text-xs font-semibold text-yellow-100">{FOOTAGE.unsure}</span>}
                 {clip.lookalike && <span className="rounded bg-orange-950 px-2 py-0.5 text-xs font-semibold text-orange-100">{FOOTAGE.lookalike}</span>}
                 {clip.jersey && (
-                  <span className={cn('rounded px-2 py-0.5 text-xs font-semibold', clip.jersey.athletes ? 'bg-green-950 text-green-100' : 'bg-yellow-950 text-yellow-100')} data-testid="jersey">
-                    {clip.jersey.athletes ? FOOTAGE.jerseyOwn(clip.jersey.number) : FOOTAGE.jerseyOther(clip.jersey.number)}
+                  <span
+                    className={cn(
+                      'rounded px-2 py-0.5 text-xs font-semibold',
+                      clip.jersey.athletes === true ? 'bg-green-950 text-green-100' : clip.jersey.athletes === false ? 'bg-yellow-950 text-yellow-100' : 'bg-neutral-800 text-neutral-100',
+                    )}
+                    data-testid="jersey"
+                  >
+                    {clip.jersey.athletes === false ? FOOTAGE.jerseyOther(clip.jersey.number) : FOOTAGE.jerseyOwn(clip.jersey.number)}
                   </span>
                 )}
                 {clip.decision && (
