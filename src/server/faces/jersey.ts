@@ -72,15 +72,20 @@ export async function readJersey(frame: RgbFrame, face: Box): Promise<JerseyRead
   return { number: Number(digits), confidence: Math.round(data.confidence) };
 }
 
+/** Each number with how often it was read, the most often first. */
+export function rankNumbers(numbers: number[]): Array<[number: number, count: number]> {
+  const counts = new Map<number, number>();
+  for (const n of numbers) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]);
+}
+
 /**
  * A track's number: the one read most often, when read at least twice and never outnumbered, or
  * read once with high confidence and nothing else read.
  */
 export function jerseyOf(reads: JerseyRead[]): number | null {
   if (!reads.length) return null;
-  const counts = new Map<number, number>();
-  for (const r of reads) counts.set(r.number, (counts.get(r.number) ?? 0) + 1);
-  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  const ranked = rankNumbers(reads.map((r) => r.number));
   const [number, count] = ranked[0]!;
   if (ranked[1] && ranked[1][1] === count) return null;
   if (count >= 2) return number;

@@ -13,6 +13,7 @@ import type { AppDeps } from '../http/deps';
 import type { JobHandler } from '../jobs/queue';
 import { decodeEmbeddings } from './embeddings';
 import { faceDistance } from './engine';
+import { rankNumbers } from './jersey';
 
 /** Below: the same person. Up to UNSURE: for the admin to decide. Measured in docs/decisions/0011. */
 export const MATCH_DISTANCE = 0.45;
@@ -191,7 +192,7 @@ export function proposeAppearances(
     const flush = () => {
       if (!group.length) return;
       const best = group.reduce((a, b) => (b.distance < a.distance ? b : a));
-      const jerseySeen = mostRead(group.map((g) => g.jerseyNumber ?? null));
+      const jerseySeen = rankNumbers(group.flatMap((g) => g.jerseyNumber ?? []))[0]?.[0] ?? null;
       const ownNumber = jerseyNumber !== null && jerseySeen === jerseyNumber;
       const otherNumber = jerseyNumber !== null && jerseySeen !== null && jerseySeen !== jerseyNumber;
       // The athlete's own number settles a look-alike; another number puts the clip to the admin.
@@ -227,13 +228,6 @@ export function proposeAppearances(
   const score = (r: ProposedAppearance) => r.confidence * 0.6 + Math.min(1, r.faceHeight / 200) * 0.25 + Math.min(1, (r.endS - r.startS) / 10) * 0.15;
   rows.sort((a, b) => score(b) - score(a)).forEach((r, i) => (r.rank = i + 1));
   return rows;
-}
-
-/** The number read most often, or null when none was. */
-function mostRead(numbers: Array<number | null>): number | null {
-  const counts = new Map<number, number>();
-  for (const n of numbers) if (n !== null) counts.set(n, (counts.get(n) ?? 0) + 1);
-  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
 export function matchRequestJob(deps: Pick<AppDeps, 'db' | 'bus'>): JobHandler<'faces.match-request'> {
