@@ -77,12 +77,13 @@ async function indexing() {
         Array.from({ length: pool.size }, (_, i) => pool.run<SegmentResult>({ op: 'index-segment', segment: segment((duration / pool.size) * i, (duration / pool.size) * (i + 1)), settings })),
       );
       const indexS = seconds(started);
-      const sum = (key: 'frames' | 'faces' | 'descriptors' | 'detectMs' | 'describeMs' | 'fullLooks') => parts.reduce((a, p) => a + p.stats[key], 0);
+      const sum = (key: keyof SegmentResult['stats']) => parts.reduce((a, p) => a + p.stats[key], 0);
       const tracks = parts.reduce((a, p) => a + p.tracks.length, 0);
       console.log(`\n  ${keyframesOnly ? 'keyframes alone decoded' : 'every frame decoded'}, ${settings.sampleFps} samples/s, detector input ${settings.detectInputSize}:`);
       row('face index', indexS, '; goal ≥ 6×, first bar 4×');
       console.log(`  index / decode-only (every frame)      ${(decodeAll / indexS).toFixed(2).padStart(6)}`);
       console.log(`  stages, summed over threads: detect ${(sum('detectMs') / 1000).toFixed(1)} s (${(sum('detectMs') / sum('frames')).toFixed(0)} ms a frame), describe ${(sum('describeMs') / 1000).toFixed(1)} s (${sum('descriptors')} descriptors, ${(sum('describeMs') / Math.max(1, sum('descriptors'))).toFixed(0)} ms each), decode and the rest ${(indexS * pool.size - (sum('detectMs') + sum('describeMs')) / 1000).toFixed(1)} s`);
+      console.log(`  detect: ${sum('fullLooks')} full looks, ${(sum('fullLookMs') / sum('fullLooks')).toFixed(0)} ms each; ${sum('followLooks')} looks around tracks, ${((sum('detectMs') - sum('fullLookMs')) / Math.max(1, sum('followLooks'))).toFixed(0)} ms each`);
       console.log(`  ${sum('frames')} frames (${sum('fullLooks')} searched whole), ${sum('faces')} faces, ${tracks} tracks`);
     }
   } finally {

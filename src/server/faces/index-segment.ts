@@ -108,7 +108,7 @@ export async function indexSegment(
 ): Promise<SegmentResult> {
   const tracker = new FaceTracker(settings.maxGapS);
   const crops = new Map<Track, RgbFrame>();
-  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0 };
+  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, followLooks: 0 };
   let index = 0;
   let lastReport = 0;
   for await (const frame of frames(segment, settings.sampleFps)) {
@@ -123,7 +123,10 @@ export async function indexSegment(
     const detected = (fullLook ? await detectWhole(engine, frame, settings, stats.fullLooks % 2 === 0) : await detectAround(engine, frame, live, settings)).filter(
       (f) => f.h >= settings.minFacePx,
     );
-    if (fullLook) stats.fullLooks++;
+    if (fullLook) {
+      stats.fullLooks++;
+      stats.fullLookMs += performance.now() - started;
+    } else stats.followLooks += live.length;
     stats.detectMs += performance.now() - started;
     stats.frames++;
     stats.faces += detected.length;

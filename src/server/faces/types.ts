@@ -49,8 +49,11 @@ export interface SegmentStats {
   descriptors: number;
   detectMs: number;
   describeMs: number;
-  /** Samples searched whole (the others only around live tracks). */
+  /** Samples searched whole (the others only around live tracks), and their share of detectMs. */
   fullLooks: number;
+  fullLookMs: number;
+  /** Regions looked at around live tracks, between full looks. */
+  followLooks: number;
 }
 
 export interface SegmentResult {
