@@ -41,9 +41,10 @@ export interface FaceEngine {
    * Fast detection for video frames (TinyFaceDetector), the frame looked at each of `scales`
    * times its size (fitted to the net's 32-pixel grid; largest first: each smaller look is made
    * from the one before), the better of overlapping boxes kept. Run on the frame's own shape, not
-   * padded square.
+   * padded square. `kind` says whether this is a whole frame or a small region of one: each
+   * kind, and each scale, keeps its own copy of the weights (see createEngine).
    */
-  detectFast(frame: RgbFrame, scales: number[], minScore: number): Promise<DetectedFace[]>;
+  detectFast(frame: RgbFrame, scales: number[], minScore: number, kind?: 'frame' | 'region'): Promise<DetectedFace[]>;
   /** Careful detection for photos (SSD MobileNet). */
   detectCareful(frame: RgbFrame, minScore: number): Promise<DetectedFace[]>;
   /** Landmarks, alignment and descriptor of one face, cropped from the full frame. */
@@ -141,7 +142,12 @@ const LEAKY_ALPHA = 0.10000000149011612;
  * input's colour means and scaling into the first layer's weights (exact: that layer has no
  * padding). Takes pixel values 0-255.
  */
-function tinyDetectorNet(tf: Tf, params: any): (input: any) => any {
+function tinyDetectorNet(tf: Tf, faceApiParams: any): (input: any) => any {
+  // Weights of its own, copied (a shared tensor would share the convolutions' state: see createEngine).
+  const params: Record<string, any> = {};
+  for (const [name, layer] of Object.entries(faceApiParams as Record<string, Record<string, any> | undefined>)) {
+    if (layer) params[name] = Object.fromEntries(Object.entries(layer).map(([key, t]) => [key, tf.tensor(t.dataSync(), t.shape, t.dtype)]));
+  }
   const { conv0 } = params;
   const filter0 = tf.div(conv0.filters, 255);
   const bias0 = tf.tidy(() => tf.sub(conv0.bias, tf.sum(tf.mul(conv0.filters, tf.tensor1d(TINY_MEAN_RGB).reshape([1, 1, 3, 1])), [0, 1, 2]).div(255)));
@@ -162,21 +168,29 @@ function tinyDetectorNet(tf: Tf, params: any): (input: any) => any {
 
 function createEngine(tf: Tf, faceapi: FaceApi): FaceEngine {
   const tensorOf = (frame: RgbFrame) => tf.tensor3d(frame.data, [frame.height, frame.width, 3], 'int32');
-  const runTinyDetector = tinyDetectorNet(tf, faceapi.nets.tinyFaceDetector.params);
+  // The WebAssembly convolutions keep state sized to their last input, per weights tensor: a look
+  // of another size in between (the coarse look, a look around a track) made the next full look
+  // rebuild it, about 40 ms. So each kind of look runs its own copy of the weights (2 MB each).
+  const detectors = new Map<string, (input: any) => any>();
+  const runTinyDetector = (kind: string, input: any) => {
+    let net = detectors.get(kind);
+    if (!net) detectors.set(kind, (net = tinyDetectorNet(tf, faceapi.nets.tinyFaceDetector.params)));
+    return net(input);
+  };
   return {
-    async detectFast(frame, scales, minScore) {
+    async detectFast(frame, scales, minScore, kind = 'frame') {
       const { anchors } = faceapi.nets.tinyFaceDetector;
       const found: DetectedFace[] = [];
       // The frame becomes a float tensor once; each look is resized from the previous (larger) one.
       let input = tf.tidy(() => tensorOf(frame).toFloat().expandDims(0));
       try {
-        for (const scale of [...scales].sort((a, b) => b - a)) {
+        for (const [look, scale] of [...scales].sort((a, b) => b - a).entries()) {
           const width = Math.max(TINY_CELL, Math.round((frame.width * scale) / TINY_CELL) * TINY_CELL);
           const height = Math.max(TINY_CELL, Math.round((frame.height * scale) / TINY_CELL) * TINY_CELL);
           const resized = tf.image.resizeBilinear(input, [height, width]);
           input.dispose();
           input = resized;
-          const output = runTinyDetector(resized);
+          const output = runTinyDetector(`${kind} ${look}`, resized);
           try {
             const [, rows, cols] = output.shape as number[];
             const raw = (await output.data()) as Float32Array;
