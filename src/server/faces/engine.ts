@@ -1,10 +1,12 @@
 // The face models: face-api's detectors, 68-point landmarks and 128-value descriptor, run by
-// TensorFlow.js on its WebAssembly backend. Everything ships inside the npm packages: the
+// TensorFlow.js on its WebAssembly backend, except the video frames' detector, which runs the
+// same weights on ONNX Runtime (tiny-detector.ts). Everything ships inside the npm packages: the
 // weights are read from face-api's model folder and the .wasm files from the backend's dist
 // folder, so nothing is fetched at install or run time. Loaded once per thread (see worker.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { createTinyDetectorSession, type TinyDetectorSession } from './tiny-detector';
 import { iou } from './tracker';
 
 const require = createRequire(import.meta.url);
@@ -38,13 +40,11 @@ type FaceApi = any;
 
 export interface FaceEngine {
   /**
-   * Fast detection for video frames (TinyFaceDetector), the frame looked at each of `scales`
-   * times its size (fitted to the net's 32-pixel grid; largest first: each smaller look is made
-   * from the one before), the better of overlapping boxes kept. Run on the frame's own shape, not
-   * padded square. `kind` says whether this is a whole frame or a small region of one: each
-   * kind, and each scale, keeps its own copy of the weights (see createEngine).
+   * Fast detection for video frames (TinyFaceDetector, on ONNX Runtime: see tiny-detector.ts),
+   * the frame looked at each of `scales` times its size (fitted to the net's 32-pixel grid), the
+   * better of overlapping boxes kept. Run on the frame's own shape, not padded square.
    */
-  detectFast(frame: RgbFrame, scales: number[], minScore: number, kind?: 'frame' | 'region'): Promise<DetectedFace[]>;
+  detectFast(frame: RgbFrame, scales: number[], minScore: number): Promise<DetectedFace[]>;
   /** Careful detection for photos (SSD MobileNet). */
   detectCareful(frame: RgbFrame, minScore: number): Promise<DetectedFace[]>;
   /** Landmarks, alignment and descriptor of one face, cropped from the full frame. */
@@ -76,14 +76,13 @@ export function loadFaceEngine(): Promise<FaceEngine> {
     loadNet(tf, faceapi.nets.ssdMobilenetv1, modelDir, 'ssd_mobilenetv1');
     loadNet(tf, faceapi.nets.faceLandmark68Net, modelDir, 'face_landmark_68');
     loadNet(tf, faceapi.nets.faceRecognitionNet, modelDir, 'face_recognition');
-    return createEngine(tf, faceapi);
+    return createEngine(tf, faceapi, await createTinyDetectorSession(faceapi.nets.tinyFaceDetector.params));
   })();
   return loading;
 }
 
-/** The TinyFaceDetector's grid cell in input pixels, its colour means and its overlap limit (face-api's values). */
+/** The TinyFaceDetector's grid cell in input pixels and its overlap limit (face-api's values). */
 const TINY_CELL = 32;
-const TINY_MEAN_RGB = [117.001, 114.697, 97.404];
 const TINY_IOU = 0.4;
 
 const sigmoid = (v: number) => 1 / (1 + Math.exp(-v));
@@ -131,76 +130,17 @@ function toBoxes(results: Array<{ box: Box & { width: number; height: number }; 
   return results.map((d) => ({ x: d.box.x, y: d.box.y, w: d.box.width, h: d.box.height, score: d.score }));
 }
 
-/** face-api's leaky ReLU slope, the float32 nearest 0.1. */
-const LEAKY_ALPHA = 0.10000000149011612;
-
-/**
- * The TinyFaceDetector's network, the same weights and the same output as face-api's
- * `runMobilenet`, in about two thirds of its time: face-api runs each layer as separate ops
- * (pad, depthwise and pointwise convolution, bias, four ops for the leaky ReLU), each a pass over
- * a large tensor; here the bias and activation are fused into the pointwise convolution, and the
- * input's colour means and scaling into the first layer's weights (exact: that layer has no
- * padding). Takes pixel values 0-255.
- */
-function tinyDetectorNet(tf: Tf, faceApiParams: any): (input: any) => any {
-  // Weights of its own, copied (a shared tensor would share the convolutions' state: see createEngine).
-  const params: Record<string, any> = {};
-  for (const [name, layer] of Object.entries(faceApiParams as Record<string, Record<string, any> | undefined>)) {
-    if (layer) params[name] = Object.fromEntries(Object.entries(layer).map(([key, t]) => [key, tf.tensor(t.dataSync(), t.shape, t.dtype)]));
-  }
-  const { conv0 } = params;
-  const filter0 = tf.div(conv0.filters, 255);
-  const bias0 = tf.tidy(() => tf.sub(conv0.bias, tf.sum(tf.mul(conv0.filters, tf.tensor1d(TINY_MEAN_RGB).reshape([1, 1, 3, 1])), [0, 1, 2]).div(255)));
-  const leaky = { activation: 'leakyrelu', leakyreluAlpha: LEAKY_ALPHA, strides: 1, pad: 'valid' };
-  const separable = (x: any, layer: any) =>
-    tf.fused.conv2d({ ...leaky, x: tf.depthwiseConv2d(x, layer.depthwise_filter, 1, 'same'), filter: layer.pointwise_filter, bias: layer.bias });
-  return (input) =>
-    tf.tidy(() => {
-      let x = tf.fused.conv2d({ ...leaky, x: input, filter: filter0, bias: bias0 });
-      x = tf.maxPool(x, [2, 2], [2, 2], 'same');
-      for (const layer of [params.conv1, params.conv2, params.conv3, params.conv4]) x = tf.maxPool(separable(x, layer), [2, 2], [2, 2], 'same');
-      x = tf.maxPool(separable(x, params.conv5), [2, 2], [1, 1], 'same');
-      if (params.conv6) x = separable(x, params.conv6);
-      if (params.conv7) x = separable(x, params.conv7);
-      return tf.fused.conv2d({ x, filter: params.conv8.filters, bias: params.conv8.bias, strides: 1, pad: 'valid' });
-    });
-}
-
-function createEngine(tf: Tf, faceapi: FaceApi): FaceEngine {
+function createEngine(tf: Tf, faceapi: FaceApi, tinyDetector: TinyDetectorSession): FaceEngine {
   const tensorOf = (frame: RgbFrame) => tf.tensor3d(frame.data, [frame.height, frame.width, 3], 'int32');
-  // The WebAssembly convolutions keep state sized to their last input, per weights tensor: a look
-  // of another size in between (the coarse look, a look around a track) made the next full look
-  // rebuild it, about 40 ms. So each kind of look runs its own copy of the weights (2 MB each).
-  const detectors = new Map<string, (input: any) => any>();
-  const runTinyDetector = (kind: string, input: any) => {
-    let net = detectors.get(kind);
-    if (!net) detectors.set(kind, (net = tinyDetectorNet(tf, faceapi.nets.tinyFaceDetector.params)));
-    return net(input);
-  };
   return {
-    async detectFast(frame, scales, minScore, kind = 'frame') {
+    async detectFast(frame, scales, minScore) {
       const { anchors } = faceapi.nets.tinyFaceDetector;
       const found: DetectedFace[] = [];
-      // The frame becomes a float tensor once; each look is resized from the previous (larger) one.
-      let input = tf.tidy(() => tensorOf(frame).toFloat().expandDims(0));
-      try {
-        for (const [look, scale] of [...scales].sort((a, b) => b - a).entries()) {
-          const width = Math.max(TINY_CELL, Math.round((frame.width * scale) / TINY_CELL) * TINY_CELL);
-          const height = Math.max(TINY_CELL, Math.round((frame.height * scale) / TINY_CELL) * TINY_CELL);
-          const resized = tf.image.resizeBilinear(input, [height, width]);
-          input.dispose();
-          input = resized;
-          const output = runTinyDetector(`${kind} ${look}`, resized);
-          try {
-            const [, rows, cols] = output.shape as number[];
-            const raw = (await output.data()) as Float32Array;
-            found.push(...decodeTinyGrid(raw, rows!, cols!, anchors, minScore, frame.width / width, frame.height / height));
-          } finally {
-            output.dispose();
-          }
-        }
-      } finally {
-        input.dispose();
+      for (const scale of scales) {
+        const width = Math.max(TINY_CELL, Math.round((frame.width * scale) / TINY_CELL) * TINY_CELL);
+        const height = Math.max(TINY_CELL, Math.round((frame.height * scale) / TINY_CELL) * TINY_CELL);
+        const { grid, rows, cols } = await tinyDetector.run(frame, width, height);
+        found.push(...decodeTinyGrid(grid, rows, cols, anchors, minScore, frame.width / width, frame.height / height));
       }
       return scales.length > 1 ? suppressOverlaps(found) : found;
     },

@@ -90,7 +90,7 @@ async function detectAround(engine: FaceEngine, frame: RgbFrame, live: Track[], 
     const region = expand(last, 1, frame);
     // Never below the net's smallest useful input (64 px).
     const scale = Math.max(Math.min(1, FOLLOW_FACE_PX / last.h), 64 / Math.max(region.w, region.h));
-    const faces = await engine.detectFast(cropRgb(frame, region), [scale], settings.minDetectScore, 'region');
+    const faces = await engine.detectFast(cropRgb(frame, region), [scale], settings.minDetectScore);
     for (const f of faces) {
       const face = { ...f, x: f.x + region.x, y: f.y + region.y };
       // Two tracks close together see the same face: keep it once.
