@@ -138,7 +138,7 @@ function loadFaceSettings(env: NodeJS.ProcessEnv): FaceSettings {
   };
   return {
     sampleFps: Math.min(10, positive(env.FACE_INDEX_FPS, 2)),
-    detectInputSize: Math.round(Math.min(3840, positive(env.FACE_DETECT_SIZE, 1280)) / 32) * 32,
+    detectInputSize: Math.round(Math.min(3840, positive(env.FACE_DETECT_SIZE, 1920)) / 32) * 32,
     retentionDays: positive(env.FACE_INDEX_RETENTION_DAYS, 90),
     footageMaxBytes: Math.round(positive(env.FOOTAGE_MAX_GB, 20) * 1024 ** 3),
     workers: Math.round(positive(env.FACE_WORKERS, Math.min(2, os.availableParallelism()))),
