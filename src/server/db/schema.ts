@@ -491,6 +491,15 @@ export const footage = pgTable(
     sampleFps: real('sample_fps'),
     /** Seconds each stage took in the last indexing run (decode, detect, embed, store). */
     indexStats: jsonb('index_stats').$type<Record<string, number>>(),
+    /** Shot cuts seen while indexing, seconds into the file: no track or clip crosses one. */
+    shotCuts: jsonb('shot_cuts').$type<number[]>().notNull().default([]),
+    /**
+     * Seconds to add to this camera's own time to get the game's common clock (cameras are started
+     * by hand at different times). Found from the sound (footage/sync.ts) or set by an admin.
+     */
+    syncOffsetS: real('sync_offset_s').notNull().default(0),
+    /** Where the offset came from: reference (the game's first camera), audio, admin, or no_audio. */
+    syncSource: text('sync_source'),
     uploadedBy: text('uploaded_by').references(() => user.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
@@ -519,6 +528,8 @@ export const faceTracks = pgTable(
     thumbnail: bytea('thumbnail'),
     /** The number read on the shirt under the face (faces/jersey.ts), when it could be read. */
     jerseyNumber: integer('jersey_number'),
+    /** How many samples saw the face. */
+    samples: integer('samples').notNull().default(1),
   },
   (t) => [index('face_tracks_footage_idx').on(t.footageId)],
 );
@@ -587,6 +598,16 @@ export const appearances = pgTable(
     lookalike: boolean('lookalike').notNull().default(false),
     /** The jersey number read under the face in this clip, when one was. */
     jerseySeen: integer('jersey_seen'),
+    /** First and last sighting of the face in the clip (the clip adds at most 0.5 s either side). */
+    seenStartS: real('seen_start_s'),
+    seenEndS: real('seen_end_s'),
+    /** How many samples saw the face in the clip: 1 means it was seen once. */
+    samples: integer('samples'),
+    /**
+     * A hand-added clip's search for the athlete's face in its span: looking, found or none
+     * (null for a found clip, whose tracks are the face).
+     */
+    faceSearch: text('face_search'),
     /** The track whose best frame is the thumbnail. */
     trackId: uuid('track_id').references(() => faceTracks.id, { onDelete: 'set null' }),
     /** Every track merged into this clip: the social cut follows their faces. */
