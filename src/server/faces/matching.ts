@@ -24,7 +24,8 @@ const PAD_AFTER_S = 1.5;
 
 export type MatchOutcome = 'ready' | 'no_consent' | 'no_reference' | 'not_found';
 
-function closest(track: Float32Array[], refs: Float32Array[]): number {
+/** The closest distance between any descriptor of a face track and any reference face. */
+export function distanceToReferences(track: Float32Array[], refs: Float32Array[]): number {
   let best = Infinity;
   for (const a of track) for (const b of refs) best = Math.min(best, faceDistance(a, b));
   return best;
@@ -84,7 +85,7 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     entry.refs.push(...decodeEmbeddings(o.embedding));
     otherRefs.set(o.userId, entry);
   }
-  const lookalikes = [...otherRefs.values()].filter((o) => closest(o.refs, refs) < UNSURE_DISTANCE);
+  const lookalikes = [...otherRefs.values()].filter((o) => distanceToReferences(o.refs, refs) < UNSURE_DISTANCE);
   const allOtherRefs = lookalikes.flatMap((o) => o.refs);
 
   // A request names its games by label (as the family saw them); footage by game id.
@@ -181,8 +182,8 @@ export function proposeAppearances(
   const rows: ProposedAppearance[] = [];
   const hits = tracks
     .map((t) => {
-      const distance = closest(t.embeddings, refs);
-      const lookalike = otherRefs.length > 0 && closest(t.embeddings, otherRefs) < distance + 0.05;
+      const distance = distanceToReferences(t.embeddings, refs);
+      const lookalike = otherRefs.length > 0 && distanceToReferences(t.embeddings, otherRefs) < distance + 0.05;
       return { ...t, distance, lookalike };
     })
     .filter((t) => t.distance < UNSURE_DISTANCE);
