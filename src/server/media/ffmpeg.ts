@@ -1,6 +1,7 @@
 // ffprobe and ffmpeg, run as child processes on files (Debian's ffmpeg in CI; FFMPEG_PATH and
 // FFPROBE_PATH name others). Nothing here holds a video in memory.
 import { spawn } from 'node:child_process';
+import type { VideoContainer } from './video-type';
 
 const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
 const FFPROBE = process.env.FFPROBE_PATH || 'ffprobe';
@@ -151,4 +152,34 @@ export async function extractFullFrame(input: string, output: string, atSeconds:
 /** A JPEG frame at `atSeconds`, at most 1280 px wide. */
 export async function extractFrame(input: string, output: string, atSeconds: number): Promise<void> {
   await run(FFMPEG, ['-y', '-v', 'error', '-ss', String(Math.max(0, atSeconds)), '-i', input, '-frames:v', '1', '-vf', "scale='min(1280,iw)':-2", '-q:v', '3', output]);
+}
+
+/** ffmpeg's demuxer for a container judged by the file's bytes (media/video-type.ts). */
+const DEMUXER: Record<VideoContainer, string> = { mp4: 'mov', mov: 'mov', webm: 'matroska' };
+
+/**
+ * The first audio stream's first `maxSeconds`, mixed to mono and resampled to `sampleRate`, as
+ * 32-bit float samples; null when the file has no audio stream. The input is read as the named
+ * container from local files only: no other demuxer, no protocol that could open a URL or
+ * another file named inside an uploaded one.
+ */
+export async function decodeAudioMono(file: string, opts: { container: VideoContainer; sampleRate: number; maxSeconds: number }): Promise<Float32Array | null> {
+  const input = ['-protocol_whitelist', 'file', '-f', DEMUXER[opts.container], '-i', file];
+  const streams = await run(FFPROBE, ['-v', 'error', ...input, '-select_streams', 'a', '-show_entries', 'stream=index', '-of', 'csv=p=0']);
+  if (!streams.trim()) return null;
+  const args = ['-v', 'error', '-nostdin', ...input, '-map', '0:a:0', '-vn', '-sn', '-dn', '-t', String(opts.maxSeconds), '-ac', '1', '-ar', String(opts.sampleRate), '-f', 'f32le', 'pipe:1'];
+  const bytes = await new Promise<Buffer>((resolve, reject) => {
+    const child = spawn(FFMPEG, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    child.stderr.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${FFMPEG} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' / ')}`))));
+  });
+  const samples = new Float32Array(Math.floor(bytes.length / 4));
+  for (let i = 0; i < samples.length; i++) samples[i] = bytes.readFloatLE(i * 4);
+  return samples;
 }
