@@ -88,6 +88,8 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
         indexStats: { ...stats, keyframesOnly: keyframesOnly ? 1 : 0, indexS: indexMs / 1000, storeS: (performance.now() - storeStarted) / 1000, realTimeFactor: duration / (indexMs / 1000) },
       });
       await rematchGame(deps, row.eventId, row.gameId);
+      // The game's cameras are lined up again by their sound, this file among them (footage/sync.ts).
+      await deps.jobs.send('footage.sync-game', { gameId: row.gameId });
       return 'done';
     } catch (error) {
       await update({ indexState: ctx.lastAttempt ? 'failed' : 'queued', indexError: (error as Error).message.slice(0, 500) }).catch(() => {});

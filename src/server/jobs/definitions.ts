@@ -41,6 +41,11 @@ export const JOB_TYPES = {
     payload: z.object({ footageId: z.string().uuid() }),
     queue: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 12 * HOUR },
   },
+  /** A game's cameras put on one clock by their sound (footage/sync.ts); a re-run gives the same offsets. */
+  'footage.sync-game': {
+    payload: z.object({ gameId: z.string().min(1).max(200) }),
+    queue: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: HOUR },
+  },
   /** An approved request's athlete is looked for in its indexed footage (faces/matching.ts). */
   'faces.match-request': {
     payload: z.object({ requestId: z.string().uuid() }),

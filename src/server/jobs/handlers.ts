@@ -3,6 +3,7 @@
 import type { AppDeps } from '../http/deps';
 import { indexFootage } from '../faces/indexing';
 import { matchRequestJob } from '../faces/matching';
+import { syncGameJob } from '../footage/sync';
 import { deliverMail } from '../mail/jobs';
 import { createLocalProvider, deliverLocalEvent, expireLocalSession } from '../payments/local-provider';
 import { renderReelJob } from '../reels/render-job';
@@ -17,6 +18,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     'payments.local-expire': expireLocalSession(createLocalProvider(deps)),
     'faces.index-footage': indexFootage(deps),
     'faces.match-request': matchRequestJob(deps),
+    'footage.sync-game': syncGameJob(deps),
     'reels.render': renderReelJob(deps),
   };
 }
