@@ -227,6 +227,23 @@ export const FOOTAGE = {
   lookalikeWarning: 'Another athlete of this event looks very similar: check each clip before using it.',
   confidence: 'Confidence',
   actionFailed: 'Something went wrong',
+  /** Each camera's place on the game's clock (footage/sync.ts) and the admin's adjustment. */
+  sync: {
+    reference: 'Reference clock (first camera with sound)',
+    firstWithSound: 'the first camera with sound',
+    audio: (offset: string, reference: string) => `${offset} from ${reference} (sound)`,
+    admin: (offset: string) => `${offset}: set by hand`,
+    noAudio: 'No sound: set the offset by hand',
+    notFound: (reference: string) => `Sound did not match ${reference}: set the offset by hand`,
+    pending: 'Lining up with the other cameras by sound…',
+  },
+  offset: 'Offset (s)',
+  offsetHelp: 'Seconds to add to this camera’s time to reach the game’s clock.',
+  saveOffset: 'Set offset',
+  automaticOffset: 'Automatic',
+  offsetSaved: 'Offset saved.',
+  offsetAutomatic: 'Offset back to automatic: lining up by sound.',
+  offsetInvalid: 'Enter the offset in seconds, at most 6 hours (21600 s) either way.',
 } as const;
 
 /** The reel builder's review screen and rendering (reel builder part 2). */

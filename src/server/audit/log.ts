@@ -14,6 +14,7 @@ export type AuditAction =
   | 'footage.upload'
   | 'footage.delete'
   | 'footage.reindex'
+  | 'footage.offset'
   | 'reel.render'
   | 'event.create'
   | 'event.update'

@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
 import { z } from 'zod';
+import { FOOTAGE } from '../../common/admin-messages';
 import { hasControlCharacters } from '../../common/schemas';
 import type { ViewerEnv } from '../auth/session';
 import { audit } from '../audit/log';
@@ -10,12 +11,15 @@ import { eventGames, events, faceTracks, footage, highlightRequests } from '../d
 import { publishFootage } from '../faces/indexing';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
+import { MAX_OFFSET_S } from './sync';
 
 const text = (max: number) => z.string().trim().min(1).max(max).refine((v) => !hasControlCharacters(v), 'Control characters are not allowed.');
 const eventSchema = z.object({ name: text(120), location: text(120), dates: text(60), startsOn: z.string().date().nullish() });
 const eventPatchSchema = eventSchema.partial().extend({ archived: z.boolean().optional() });
 const gameSchema = z.object({ label: text(80), court: text(60).nullish(), startsAt: z.string().datetime({ offset: true }).nullish() });
 const gamePatchSchema = gameSchema.partial().extend({ archived: z.boolean().optional() });
+/** An admin's offset in seconds (kept to the millisecond), or null to go back to the sound's. */
+const offsetSchema = z.object({ offsetS: z.number().min(-MAX_OFFSET_S).max(MAX_OFFSET_S).nullable() });
 const slug = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'event'}-${Date.now().toString(36)}`;
 const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
@@ -40,6 +44,9 @@ export function footageDto(row: typeof footage.$inferSelect) {
     indexError: row.indexError,
     indexedAt: row.indexedAt?.toISOString() ?? null,
     indexStats: row.indexStats,
+    /** Seconds to add to this camera's time for the game's clock, and where that came from (footage/sync.ts). */
+    syncOffsetS: row.syncOffsetS,
+    syncSource: row.syncSource,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -128,9 +135,31 @@ export function footageRoutes(deps: AppDeps) {
       const [row] = isUuid(id) ? await deps.db.delete(footage).where(eq(footage.id, id)).returning() : [];
       if (!row) return apiError(c, 404, 'NOT_FOUND', 'Not found');
       await deps.storage.delete(row.sourceKey).catch(() => {});
+      // The game's clock may have been this file's: the other cameras are lined up again.
+      await deps.jobs.send('footage.sync-game', { gameId: row.gameId });
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'footage.delete', subjectUserId: null, details: { footageId: id } });
       await publishFootage(deps, row.eventId, id);
       return c.json({ id });
+    })
+    .put('/footage/:id/offset', async (c) => {
+      const id = c.req.param('id');
+      const parsed = await readJson(c, offsetSchema);
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', FOOTAGE.offsetInvalid);
+      const { offsetS } = parsed.data;
+      const [row] = isUuid(id)
+        ? await deps.db
+            .update(footage)
+            .set(offsetS === null ? { syncOffsetS: 0, syncSource: null } : { syncOffsetS: Math.round(offsetS * 1000) / 1000, syncSource: 'admin' })
+            .where(eq(footage.id, id))
+            .returning()
+        : [];
+      if (!row) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      // Back to automatic: the sound decides again. A hand-set reference moves the game's clock:
+      // the cameras lined up against it follow.
+      await deps.jobs.send('footage.sync-game', { gameId: row.gameId });
+      await audit(deps.db, { actorId: c.var.viewer.userId, action: 'footage.offset', subjectUserId: null, details: { footageId: id, offsetS } });
+      await publishFootage(deps, row.eventId, id);
+      return c.json(footageDto(row));
     })
     .post('/requests/:id/match', async (c) => {
       const id = c.req.param('id');

@@ -32,6 +32,7 @@ export function publishReview(bus: EventBus, requestId: string) {
 
 export interface Moment {
   gameId: string;
+  /** On the game's clock: the cameras' own times plus their offsets (footage/sync.ts). */
   startS: number;
   endS: number;
   /** The clips of this moment, one per camera angle, biggest face first. */
@@ -41,29 +42,37 @@ export interface Moment {
 }
 
 /**
- * Clips of the same game whose times overlap on different cameras are one moment seen from
- * several angles. Rejected clips still belong to their moment (the admin may change their mind).
+ * Clips of the same game whose times overlap on the game's clock, on different cameras, are one
+ * moment seen from several angles. A clip's times are its file's own; `offsetOf` gives the
+ * seconds to add to a file's time to reach the game's clock (none known: 0). Rejected clips
+ * still belong to their moment (the admin may change their mind).
  */
-export function groupMoments(rows: Pick<AppearanceRow, 'id' | 'gameId' | 'camera' | 'startS' | 'endS' | 'faceHeight' | 'rank'>[]): Moment[] {
+export function groupMoments(
+  rows: Pick<AppearanceRow, 'id' | 'footageId' | 'gameId' | 'camera' | 'startS' | 'endS' | 'faceHeight' | 'rank'>[],
+  offsetOf: (footageId: string) => number = () => 0,
+): Moment[] {
   const moments: Moment[] = [];
-  const byGame = new Map<string, typeof rows>();
-  for (const r of rows) byGame.set(r.gameId, [...(byGame.get(r.gameId) ?? []), r]);
+  const byGame = new Map<string, Array<(typeof rows)[number] & { clockStartS: number; clockEndS: number }>>();
+  for (const r of rows) {
+    const offset = offsetOf(r.footageId);
+    byGame.set(r.gameId, [...(byGame.get(r.gameId) ?? []), { ...r, clockStartS: r.startS + offset, clockEndS: r.endS + offset }]);
+  }
   for (const [gameId, list] of byGame) {
-    const sorted = [...list].sort((a, b) => a.startS - b.startS);
-    let group: typeof rows = [];
+    const sorted = [...list].sort((a, b) => a.clockStartS - b.clockStartS);
+    let group: typeof list = [];
     let groupEnd = -Infinity;
     const flush = () => {
       if (!group.length) return;
       const angles = [...group].sort((a, b) => b.faceHeight - a.faceHeight || a.rank - b.rank);
-      moments.push({ gameId, startS: Math.min(...group.map((g) => g.startS)), endS: groupEnd, appearanceIds: angles.map((a) => a.id), preferredId: angles[0]!.id });
+      moments.push({ gameId, startS: Math.min(...group.map((g) => g.clockStartS)), endS: groupEnd, appearanceIds: angles.map((a) => a.id), preferredId: angles[0]!.id });
       group = [];
     };
     for (const r of sorted) {
       // Only another camera makes another angle; two clips of one camera stay two moments.
-      const overlaps = r.startS < groupEnd && !group.some((g) => g.camera === r.camera);
+      const overlaps = r.clockStartS < groupEnd && !group.some((g) => g.camera === r.camera);
       if (!overlaps) flush();
       group.push(r);
-      groupEnd = group.length === 1 ? r.endS : Math.max(groupEnd, r.endS);
+      groupEnd = group.length === 1 ? r.clockEndS : Math.max(groupEnd, r.clockEndS);
     }
     flush();
   }
@@ -111,7 +120,8 @@ export async function loadReview(db: Db, requestId: string) {
       jerseyNumber: profile?.jerseyNumber ?? null,
     },
     games: games.map((g) => ({ id: g.id, label: g.label })),
-    footage: files.map((f) => ({ id: f.id, gameId: f.gameId, camera: f.camera, durationSeconds: f.durationSeconds, width: f.width, height: f.height, indexState: f.indexState, streamUrl: `/api/admin/footage/${f.id}/stream` })),
+    // Each file's place on its game's clock: a clip at t in the file is at t + syncOffsetS.
+    footage: files.map((f) => ({ id: f.id, gameId: f.gameId, camera: f.camera, durationSeconds: f.durationSeconds, width: f.width, height: f.height, indexState: f.indexState, syncOffsetS: f.syncOffsetS, syncSource: f.syncSource, streamUrl: `/api/admin/footage/${f.id}/stream` })),
     clips: rows.map((a) => ({
       id: a.id,
       footageId: a.footageId,
@@ -132,7 +142,10 @@ export async function loadReview(db: Db, requestId: string) {
       manual: a.manual,
       thumbnailUrl: a.trackId ? `/api/admin/face-tracks/${a.trackId}/thumbnail` : null,
     })),
-    moments: groupMoments(rows.filter((r) => !r.manual)),
+    moments: groupMoments(
+      rows.filter((r) => !r.manual),
+      (id) => files.find((f) => f.id === id)?.syncOffsetS ?? 0,
+    ),
     render: render
       ? {
           id: render.id,
