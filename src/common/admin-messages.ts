@@ -287,6 +287,14 @@ export const REVIEW = {
   addClip: 'Add clip',
   added: 'Clip added to the reel.',
   handAdded: 'Added by hand',
+  /** A hand-added clip's search for the athlete's face, so the crop and the spotlight follow them. */
+  faceSearch: {
+    looking: 'Looking for the athlete in this clip…',
+    found: 'Athlete found: the crop follows them.',
+    none: 'Athlete not found in this clip: the crop stays centred and there is no spotlight.',
+  } as Record<string, string>,
+  /** Before approval: the request has not been matched yet. */
+  matchingNotStarted: 'Matching starts when the request is approved (Request Received).',
   render: 'Render',
   renderAgain: 'Render again',
   spotlight: 'Spotlight the athlete for the first second of each clip',

@@ -148,5 +148,23 @@ export const FACE_MATCHING = {
   severalFaces: 'This photo shows more than one face. Please choose a photo of your athlete alone.',
   tooSmallOrBlurred: 'The face in this photo is too small or blurred to match. Please choose a closer, sharper photo.',
   tooMany: 'You can add up to 5 reference photos. Remove one to add another.',
-  headshotUnusable: 'We could not use the headshot for face matching. Add a reference photo with a clear face.',
+  headshotUnusable: 'We could not use the headshot for face matching. Add a reference photo with one clear, front-facing face.',
+  /** The face-matching card's line about the headshot, by what the server says of it. */
+  headshotUsable: 'Your headshot can be used for face matching.',
+  headshotMissing: 'There is no headshot to match yet. Add a reference photo with one clear, front-facing face.',
+  headshotReplaced: 'We could not use the headshot for face matching; your reference photos are used instead.',
+  /** Said after registering with face matching on (the registration answer and the confirmation page). */
+  registered: {
+    usable: 'Your headshot can be used for face matching.',
+    unusable: 'We could not use your headshot for face matching. Once you have confirmed your email, add a reference photo with one clear, front-facing face on your dashboard.',
+    missing: 'Face matching is on, but there is no headshot yet. Once you have confirmed your email, add a reference photo with one clear, front-facing face on your dashboard.',
+  } as Record<string, string>,
 } as const;
+
+/** The card's line about the headshot: null when there is nothing to say (matching is off). */
+export function headshotNote(headshot: 'usable' | 'unusable' | 'missing' | 'off', usablePhotos: number): { ok: boolean; text: string } | null {
+  if (headshot === 'usable') return { ok: true, text: FACE_MATCHING.headshotUsable };
+  if (headshot === 'off') return null;
+  if (usablePhotos > 0) return headshot === 'unusable' ? { ok: true, text: FACE_MATCHING.headshotReplaced } : null;
+  return { ok: false, text: headshot === 'unusable' ? FACE_MATCHING.headshotUnusable : FACE_MATCHING.headshotMissing };
+}

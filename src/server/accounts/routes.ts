@@ -85,7 +85,7 @@ export function accountRoutes(deps: AppDeps) {
         headshot instanceof File && headshot.size > 0 ? Buffer.from(await headshot.arrayBuffer()) : null;
       try {
         const result = await register(deps, parsed.data, headshotBytes, forwardHeaders(c.req.raw.headers, ip));
-        return c.json({ userId: result.userId, verificationRequired: true, headshotSaved: result.headshotSaved }, 201);
+        return c.json({ userId: result.userId, verificationRequired: true, headshotSaved: result.headshotSaved, faceMatching: result.faceMatching }, 201);
       } catch (error) {
         return handleAccountError(c, error);
       }

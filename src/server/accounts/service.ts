@@ -5,11 +5,12 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { HEADSHOT_MAX_BYTES } from '../../common/constants';
 import { ACCOUNT_EXISTS, AUTH_ERRORS, USERNAME_TAKEN } from '../../common/messages';
 import type { Registration } from '../../common/schemas';
+import { FACE_MATCHING } from '../../common/dashboard-messages';
 import { AFTER_VERIFY, type Auth } from '../auth/auth';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import type { FacePool } from '../faces/pool';
-import { setFaceMatchingConsent } from '../faces/references';
+import { faceMatchingReadiness, setFaceMatchingConsent, type HeadshotState } from '../faces/references';
 import { homepageSignups, user, userProfiles } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { newSignupNotificationMail } from '../mail/templates';
@@ -82,6 +83,11 @@ export interface RegistrationResult {
   userId: string;
   /** False when a headshot was sent but could not be stored; the account exists all the same. */
   headshotSaved: boolean | null;
+  /**
+   * Face matching as registered: whether it is on, whether the headshot can be used for it (see
+   * faces/references.ts faceMatchingReadiness), and what to do when it cannot (null: nothing to say).
+   */
+  faceMatching: { consent: boolean; headshot: HeadshotState; message: string | null };
 }
 
 /** The full registration of /signup, with an optional headshot. */
@@ -140,7 +146,12 @@ export async function register(
     // Agreed next to the headshot: the same as turning it on from the dashboard, which can undo it.
     await setFaceMatchingConsent(deps, userId, true).catch((e: Error) => console.error('[accounts] face matching consent for', userId, e.message));
   }
-  return { userId, headshotSaved };
+  const readiness = await faceMatchingReadiness(deps, userId);
+  return {
+    userId,
+    headshotSaved,
+    faceMatching: { consent: readiness.consent, headshot: readiness.headshot, message: FACE_MATCHING.registered[readiness.headshot] ?? null },
+  };
 }
 
 /** Stores the headshot privately and makes it the profile's avatar. Never throws. */

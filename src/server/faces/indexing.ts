@@ -11,8 +11,10 @@ import { eventGames, faceDetections, faceTracks, footage, highlightRequests } fr
 import type { AppDeps } from '../http/deps';
 import type { JobHandler } from '../jobs/queue';
 import { longestKeyframeGap, probeVideo } from '../media/ffmpeg';
+import { searchClipsOfFootage } from './clip-search';
 import { encodeEmbeddings } from './embeddings';
-import type { IndexSettings, SegmentResult } from './types';
+import type { Db } from '../db/client';
+import type { IndexSettings, SegmentResult, SegmentTrack } from './types';
 
 const PROGRESS_EVERY_MS = 1500;
 
@@ -87,6 +89,8 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
         sampleFps: settings.sampleFps,
         indexStats: { ...stats, keyframesOnly: keyframesOnly ? 1 : 0, indexS: indexMs / 1000, storeS: (performance.now() - storeStarted) / 1000, realTimeFactor: duration / (indexMs / 1000) },
       });
+      // The new index replaced every track of the file, those hand-added clips followed too.
+      await searchClipsOfFootage(deps, footageId);
       await rematchGame(deps, row.eventId, row.gameId);
       // The game's cameras are lined up again by their sound, this file among them (footage/sync.ts).
       await deps.jobs.send('footage.sync-game', { gameId: row.gameId });
@@ -116,28 +120,32 @@ async function storeIndex(deps: Pick<AppDeps, 'db'>, footageId: string, results:
   await deps.db.transaction(async (tx) => {
     await tx.delete(faceTracks).where(eq(faceTracks.footageId, footageId));
     for (const result of results) {
-      for (const track of result.tracks) {
-        const [inserted] = await tx
-          .insert(faceTracks)
-          .values({
-            footageId,
-            startS: track.startS,
-            endS: track.endS,
-            bestS: track.best.t,
-            box: { x: Math.round(track.best.x), y: Math.round(track.best.y), w: Math.round(track.best.w), h: Math.round(track.best.h) },
-            faceHeight: track.faceHeight,
-            score: track.best.score,
-            quality: track.best.quality,
-            embeddings: encodeEmbeddings(track.descriptors),
-            thumbnail: track.thumbnail ? Buffer.from(track.thumbnail) : null,
-            jerseyNumber: track.jerseyNumber,
-          })
-          .returning({ id: faceTracks.id });
-        const rows = track.faces.map((f) => ({ trackId: inserted!.id, t: f.t, x: Math.round(f.x), y: Math.round(f.y), w: Math.round(f.w), h: Math.round(f.h), score: f.score, quality: f.quality }));
-        for (let i = 0; i < rows.length; i += 500) await tx.insert(faceDetections).values(rows.slice(i, i + 500));
-      }
+      for (const track of result.tracks) await insertTrack(tx, footageId, track);
     }
   });
+}
+
+/** One track of a file with every sampled face box; returns its id. Runs inside the caller's transaction. */
+export async function insertTrack(tx: Db, footageId: string, track: SegmentTrack): Promise<string> {
+  const [inserted] = await tx
+    .insert(faceTracks)
+    .values({
+      footageId,
+      startS: track.startS,
+      endS: track.endS,
+      bestS: track.best.t,
+      box: { x: Math.round(track.best.x), y: Math.round(track.best.y), w: Math.round(track.best.w), h: Math.round(track.best.h) },
+      faceHeight: track.faceHeight,
+      score: track.best.score,
+      quality: track.best.quality,
+      embeddings: encodeEmbeddings(track.descriptors),
+      thumbnail: track.thumbnail ? Buffer.from(track.thumbnail) : null,
+      jerseyNumber: track.jerseyNumber,
+    })
+    .returning({ id: faceTracks.id });
+  const rows = track.faces.map((f) => ({ trackId: inserted!.id, t: f.t, x: Math.round(f.x), y: Math.round(f.y), w: Math.round(f.w), h: Math.round(f.h), score: f.score, quality: f.quality }));
+  for (let i = 0; i < rows.length; i += 500) await tx.insert(faceDetections).values(rows.slice(i, i + 500));
+  return inserted!.id;
 }
 
 export async function publishFootage(deps: Pick<AppDeps, 'bus'>, eventId: string, footageId: string) {
@@ -160,6 +168,9 @@ async function rematchGame(deps: Pick<AppDeps, 'db' | 'jobs'>, eventId: string, 
         sql`(${highlightRequests.games} @> ${JSON.stringify([game.label])}::jsonb or jsonb_array_length(${highlightRequests.games}) = 0)`,
       ),
     );
+  if (!requests.length) return;
+  // The review screens read "Matching…" until the job writes its result.
+  await deps.db.update(highlightRequests).set({ matchingState: 'matching' }).where(inArray(highlightRequests.id, requests.map((r) => r.id)));
   for (const r of requests) await deps.jobs.send('faces.match-request', { requestId: r.id });
 }
 

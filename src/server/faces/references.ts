@@ -140,11 +140,24 @@ export async function setFaceMatchingConsent(deps: Deps, userId: string, consent
   return { consent: false, headshotUsable: false };
 }
 
-export async function hasHeadshotReference(deps: Pick<AppDeps, 'db'>, userId: string): Promise<boolean> {
-  const [row] = await deps.db
-    .select({ id: athleteReferences.id })
+/**
+ * Whether the headshot can be used for face matching, from what is stored: `off` without consent
+ * (nothing is checked then), `missing` with no headshot, `usable` when a descriptor was taken
+ * from it, `unusable` when it showed no single clear face. `usablePhotos` counts the reference
+ * photos with a descriptor: with one of those, matching works without the headshot.
+ */
+export type HeadshotState = 'usable' | 'unusable' | 'missing' | 'off';
+
+export async function faceMatchingReadiness(deps: Pick<AppDeps, 'db'>, userId: string): Promise<{ consent: boolean; headshot: HeadshotState; usablePhotos: number }> {
+  const [profile] = await deps.db
+    .select({ consent: userProfiles.faceMatchConsentAt, avatar: userProfiles.avatarUrl, original: userProfiles.originalAvatarUrl })
+    .from(userProfiles)
+    .where(eq(userProfiles.id, userId));
+  if (!profile?.consent) return { consent: false, headshot: 'off', usablePhotos: 0 };
+  const refs = await deps.db
+    .select({ source: athleteReferences.source })
     .from(athleteReferences)
-    .where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'headshot'), isNotNull(athleteReferences.embedding)))
-    .limit(1);
-  return Boolean(row);
+    .where(and(eq(athleteReferences.userId, userId), isNotNull(athleteReferences.embedding)));
+  const headshot: HeadshotState = refs.some((r) => r.source === 'headshot') ? 'usable' : profile.avatar || profile.original ? 'unusable' : 'missing';
+  return { consent: true, headshot, usablePhotos: refs.filter((r) => r.source === 'photo').length };
 }

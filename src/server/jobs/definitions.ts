@@ -51,6 +51,11 @@ export const JOB_TYPES = {
     payload: z.object({ requestId: z.string().uuid() }),
     queue: { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 10 * 60 },
   },
+  /** A closer look for the athlete's face in a clip added by hand, when the index had none there (faces/clip-search.ts). */
+  'faces.find-in-clip': {
+    payload: z.object({ appearanceId: z.string().uuid() }),
+    queue: { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: HOUR },
+  },
   /** A request's highlight reel, social cut and stills, rendered from its accepted clips (reels/render-job.ts). */
   'reels.render': {
     payload: z.object({ renderId: z.string().uuid() }),

@@ -1,6 +1,7 @@
 // The handler of every job type, each from its own domain folder. The queue refuses to work
 // unless this names exactly one handler per declared type (definitions.ts).
 import type { AppDeps } from '../http/deps';
+import { findFaceInClip } from '../faces/clip-search';
 import { indexFootage } from '../faces/indexing';
 import { matchRequestJob } from '../faces/matching';
 import { syncGameJob } from '../footage/sync';
@@ -19,6 +20,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     'faces.index-footage': indexFootage(deps),
     'faces.match-request': matchRequestJob(deps),
     'footage.sync-game': syncGameJob(deps),
+    'faces.find-in-clip': findFaceInClip(deps),
     'reels.render': renderReelJob(deps),
   };
 }

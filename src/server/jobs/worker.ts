@@ -2,6 +2,7 @@
 // the periodic check that puts back on the queue any work whose job was never stored, and the
 // purge of face indexes past their retention period.
 import type { AppDeps } from '../http/deps';
+import { requeueFaceSearches } from '../faces/clip-search';
 import { purgeExpiredIndexes } from '../faces/indexing';
 import { createLocalProvider } from '../payments/local-provider';
 import { requeueStuckRenders } from '../reels/render-job';
@@ -15,7 +16,7 @@ export async function startWorker(deps: AppDeps): Promise<void> {
   await deps.jobs.work(jobHandlers(deps));
   const localCheckout = createLocalProvider(deps);
   const recover = () =>
-    Promise.all([requeueStuckVideos(deps), requeueStuckRenders(deps), localCheckout.resumeDeliveries(), purgeExpiredIndexes(deps)]).catch((error: Error) =>
+    Promise.all([requeueStuckVideos(deps), requeueStuckRenders(deps), requeueFaceSearches(deps), localCheckout.resumeDeliveries(), purgeExpiredIndexes(deps)]).catch((error: Error) =>
       console.error('[jobs] recovery check failed:', error.message),
     );
   void recover();

@@ -12,7 +12,7 @@ import { apiError } from '../http/errors';
 import { fileField, imageRejection, readForm, uploadLimit } from '../http/uploads';
 import {
   addReferencePhoto,
-  hasHeadshotReference,
+  faceMatchingReadiness,
   listReferencePhotos,
   REFERENCE_MAX_BYTES,
   ReferenceRejected,
@@ -71,10 +71,14 @@ export function profileRoutes(deps: AppDeps) {
       const row = await getProfile(deps.db, c.var.viewer.userId);
       if (!row) return notFound(c);
       c.header('Cache-Control', 'no-store');
+      const readiness = await faceMatchingReadiness(deps, c.var.viewer.userId);
       return c.json({
         consent: Boolean(row.faceMatchConsentAt),
         consentAt: row.faceMatchConsentAt?.toISOString() ?? null,
-        headshotUsable: await hasHeadshotReference(deps, c.var.viewer.userId),
+        // Whether the headshot can be used, and how many reference photos can (faces/references.ts).
+        headshot: readiness.headshot,
+        headshotUsable: readiness.headshot === 'usable',
+        usablePhotos: readiness.usablePhotos,
         photos: await listReferencePhotos(deps, c.var.viewer.userId),
       });
     })

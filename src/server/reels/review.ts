@@ -7,6 +7,8 @@ import { REVIEW } from '../../common/admin-messages';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
 import { appearances, eventGames, footage, highlightRequests, reelRenders, userProfiles, userVideos } from '../db/schema';
+import { searchClipFace, type FaceSearch } from '../faces/clip-search';
+import type { JobQueue } from '../jobs/queue';
 import type { EventBus } from '../realtime/bus';
 
 export type AppearanceRow = typeof appearances.$inferSelect;
@@ -140,6 +142,8 @@ export async function loadReview(db: Db, requestId: string) {
       decision: a.decision,
       position: a.position,
       manual: a.manual,
+      /** A hand-added clip's search for the athlete's face: looking, found or none. */
+      faceSearch: a.faceSearch as FaceSearch | null,
       thumbnailUrl: a.trackId ? `/api/admin/face-tracks/${a.trackId}/thumbnail` : null,
     })),
     moments: groupMoments(
@@ -229,8 +233,12 @@ export async function trimClip(deps: { db: Db; bus: EventBus }, requestId: strin
   return checked;
 }
 
-/** A clip the face search did not find, added by hand from any footage of the event; accepted at the end of the reel. */
-export async function addClip(deps: { db: Db; bus: EventBus }, requestId: string, input: { footageId: string; startS: number; endS: number }) {
+/**
+ * A clip the face search did not find, added by hand from any footage of the event; accepted at
+ * the end of the reel. The athlete's face is then looked for in its span (faces/clip-search.ts),
+ * so the render follows them as in a found clip; `faceSearch` says how that went.
+ */
+export async function addClip(deps: { db: Db; bus: EventBus; jobs: JobQueue }, requestId: string, input: { footageId: string; startS: number; endS: number }) {
   const request = await requestOf(deps.db, requestId);
   const file = await footageOfRequest(deps.db, request, input.footageId);
   const span = checkedSpan(input.startS, input.endS, file.durationSeconds);
@@ -251,6 +259,7 @@ export async function addClip(deps: { db: Db; bus: EventBus }, requestId: string
         distance: 0,
         faceHeight: 0,
         manual: true,
+        faceSearch: 'looking',
         decision: 'accepted',
         position: (last ?? 0) + 1,
         // After every found clip: the social cut keeps found clips first when it must drop some.
@@ -259,8 +268,9 @@ export async function addClip(deps: { db: Db; bus: EventBus }, requestId: string
       .returning({ id: appearances.id });
     return row!.id;
   });
-  await publishReview(deps.bus, requestId);
-  return id;
+  // Publishes the clip with its search's state: found from the index at once, or looking.
+  const faceSearch = await searchClipFace(deps, id);
+  return { id, faceSearch };
 }
 
 /** The reel's order: exactly the accepted clips, each once. */

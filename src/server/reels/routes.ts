@@ -60,7 +60,7 @@ export function reelRoutes(deps: AppDeps) {
     .post('/requests/:id/clips', async (c) => {
       const input = await body(c, addSchema);
       if (!input) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
-      return answer(c, async () => c.json({ id: await addClip(deps, c.req.param('id'), input) }, 201));
+      return answer(c, async () => c.json(await addClip(deps, c.req.param('id'), input), 201));
     })
     .put('/requests/:id/clip-order', async (c) => {
       const input = await body(c, orderSchema);

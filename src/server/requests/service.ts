@@ -133,7 +133,8 @@ export async function transitionRequest(
   const now = new Date();
   const acknowledgement =
     move === 'acknowledge'
-      ? { adminAcknowledgedAt: now, adminAcknowledgedBy: adminId }
+      ? // In the same write as the approval: the review reads "Matching…" until the job's result.
+        { adminAcknowledgedAt: now, adminAcknowledgedBy: adminId, matchingState: 'matching' }
       : move === 'undo'
         ? { adminAcknowledgedAt: null, adminAcknowledgedBy: null }
         : {};
