@@ -164,6 +164,9 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await page.getByRole('button', { name: `${REVIEW.moveUp} 3` }).focus();
   await page.keyboard.press('Enter');
   await expect.poll(async () => (await reel.nth(1).textContent())?.includes(REVIEW.handAdded)).toBe(true);
+  // The hand-added clip says whether the athlete's face was found in it, once its search is over.
+  await expect.poll(() => page.getByText(REVIEW.faceSearch.looking!).count(), { timeout: 60_000 }).toBe(0);
+  await expect.poll(() => page.getByTestId('face-search').count()).toBe(1);
   // Saved on the server: a reload shows the same reel.
   const order = await reel.allTextContents();
   await page.reload();

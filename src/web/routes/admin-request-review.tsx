@@ -8,6 +8,7 @@ import { AdminPageHeader } from '../features/admin/page-header';
 import { useMatchAgain } from '../features/footage/api';
 import { AddClip } from '../features/reels/add-clip';
 import { useReview } from '../features/reels/api';
+import { MatchingState } from '../features/reels/matching-state';
 import { MomentCard } from '../features/reels/moment-card';
 import { ReelOrder } from '../features/reels/reel-order';
 import { RenderPanel } from '../features/reels/render-panel';
@@ -41,9 +42,7 @@ export default function AdminRequestReviewPage() {
           <div className="text-neutral-200">
             <p className="font-semibold text-white">{athlete}</p>
             <p className="text-sm">{data.request.event}</p>
-            <p className="mt-1 text-sm" data-testid="matching-state">
-              {data.request.matchingState ? (FOOTAGE.matchStates[data.request.matchingState] ?? data.request.matchingState) : FOOTAGE.matching}
-            </p>
+            <MatchingState state={data.request.matchingState} />
           </div>
           {data.request.lookalike && <p className="rounded-lg bg-yellow-950 p-3 text-sm text-yellow-100">{FOOTAGE.lookalikeWarning}</p>}
           <Timeline review={data} />
@@ -53,7 +52,9 @@ export default function AdminRequestReviewPage() {
                 {REVIEW.moments} <span className="font-normal text-neutral-300">({data.moments.length})</span>
               </h2>
               {!data.moments.length ? (
-                <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300">{REVIEW.noMoments}</p>
+                <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300">
+                  {data.request.matchingState === 'matching' ? FOOTAGE.matching : REVIEW.noMoments}
+                </p>
               ) : (
                 <ol className="flex flex-col gap-3">
                   {data.moments.map((m) => (

@@ -1,7 +1,8 @@
 // The e-mail confirmation notice shown after sign-up.
-import { MailCheck } from 'lucide-react';
+import { CircleCheck, MailCheck, TriangleAlert } from 'lucide-react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { VERIFY_EMAIL } from '../../common/messages';
+import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
@@ -13,8 +14,11 @@ function breakable(email: string) {
 export default function VerifyEmailPage() {
   usePageTitle(PAGE_TITLES['/auth/verify-email']);
   const location = useLocation();
-  const email = (location.state as { email?: string } | null)?.email;
+  const state = location.state as { email?: string; faceMatching?: { ok: boolean; text: string } } | null;
+  const email = state?.email;
   if (!email) return <Navigate to="/auth" replace />;
+  // After registering with face matching on: whether the headshot can be used, and what to do if not.
+  const faceMatching = state?.faceMatching;
 
   return (
     <div className="flex min-h-dvh items-start justify-center px-4 pb-16 pt-28">
@@ -35,6 +39,15 @@ export default function VerifyEmailPage() {
           ))}
         </ol>
         <p className="mt-6 text-sm text-neutral-400">{VERIFY_EMAIL.expiry}</p>
+        {faceMatching && (
+          <p
+            className={cn('mt-6 flex items-start gap-2 rounded-md px-3 py-2 text-left text-sm', faceMatching.ok ? 'bg-neutral-800/60 text-neutral-200' : 'bg-yellow-950 text-yellow-100')}
+            data-testid="headshot-state"
+          >
+            {faceMatching.ok ? <CircleCheck className="mt-0.5 h-4 w-4 shrink-0 text-green-400" aria-hidden="true" /> : <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />}
+            <span>{faceMatching.text}</span>
+          </p>
+        )}
         <Button asChild size="lg" className="mt-8 w-full">
           <Link to={`/auth?email=${encodeURIComponent(email)}`}>{VERIFY_EMAIL.back}</Link>
         </Button>

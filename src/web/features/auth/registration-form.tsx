@@ -37,7 +37,12 @@ async function submitRegistration(values: Registration, headshot: File | null) {
     throw new ApiRequestError(AUTH_ERRORS.failedToFetchFullSignup, 0, 'NETWORK');
   }
   if (!res.ok) throw await errorFrom(res);
-  return (await res.json()) as { userId: string; headshotSaved: boolean | null };
+  return (await res.json()) as {
+    userId: string;
+    headshotSaved: boolean | null;
+    /** Whether the headshot can be used for face matching, and what to do if not (null: nothing to say). */
+    faceMatching: { consent: boolean; headshot: 'usable' | 'unusable' | 'missing' | 'off'; message: string | null };
+  };
 }
 
 const isMinorOn = (birthday: string) => /^\d{4}-\d{2}-\d{2}$/.test(birthday) && ageOn(birthday) < ADULT_AGE;
@@ -52,7 +57,9 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
     onSuccess: (result, values) => {
       if (result.headshotSaved === false) console.warn(HEADSHOT_FAILED);
       notify.success(SIGNUP_CONFIRM, TIMING.signupConfirmToast);
-      setTimeout(() => navigate('/auth/verify-email', { state: { email: values.email } }), TIMING.confirmationRedirect);
+      // The confirmation page also says whether the headshot can be used for face matching.
+      const faceMatching = result.faceMatching?.message ? { ok: result.faceMatching.headshot === 'usable', text: result.faceMatching.message } : undefined;
+      setTimeout(() => navigate('/auth/verify-email', { state: { email: values.email, faceMatching } }), TIMING.confirmationRedirect);
     },
     onError: (error) => {
       const e = error instanceof ApiRequestError ? error : null;

@@ -1,10 +1,11 @@
 // The account holder's choice about face matching, with what it means in plain words, and the
 // athlete's extra reference photos, each checked by the server the moment it arrives.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ScanFace, Trash2 } from 'lucide-react';
+import { CircleCheck, ScanFace, Trash2, TriangleAlert } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { FACE_MATCHING } from '../../../common/dashboard-messages';
+import { FACE_MATCHING, headshotNote } from '../../../common/dashboard-messages';
 import { requestJson } from '../../lib/api-error';
+import { cn } from '../../lib/cn';
 import { notify } from '../../lib/toast';
 import { uploadForm } from '../../lib/upload';
 import { Button } from '../../ui/button';
@@ -14,6 +15,10 @@ interface FaceMatchingState {
   consent: boolean;
   consentAt: string | null;
   headshotUsable: boolean;
+  /** Whether the headshot can be used for matching (off: face matching is off, nothing checked). */
+  headshot: 'usable' | 'unusable' | 'missing' | 'off';
+  /** Reference photos with a usable face. */
+  usablePhotos: number;
   photos: Array<{ id: string; url: string | null; createdAt: string }>;
 }
 
@@ -58,6 +63,7 @@ export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
   const picker = useRef<HTMLInputElement>(null);
   const data = state.data;
   if (!data) return null;
+  const note = data.consent ? headshotNote(data.headshot, data.usablePhotos) : null;
   return (
     <Card data-testid="face-matching">
       <CardTitle className="mb-3 flex items-center gap-2">
@@ -82,6 +88,16 @@ export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
       <p className="mt-2 text-sm text-neutral-300" aria-live="polite">
         {data.consent ? FACE_MATCHING.on : FACE_MATCHING.off}
       </p>
+      {note && (
+        <p
+          className={cn('mt-3 flex items-start gap-2 rounded-md px-3 py-2 text-sm', note.ok ? 'bg-neutral-800/60 text-neutral-200' : 'bg-yellow-950 text-yellow-100')}
+          data-testid="headshot-state"
+          aria-live="polite"
+        >
+          {note.ok ? <CircleCheck className="mt-0.5 h-4 w-4 shrink-0 text-green-400" aria-hidden="true" /> : <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />}
+          <span>{note.text}</span>
+        </p>
+      )}
       {data.consent && (
         <div className="mt-4">
           <h3 className="text-sm font-semibold text-white">

@@ -6,7 +6,8 @@ import { refreshSession } from '../session/session';
 
 /** What each kind of change makes stale: the athlete's own screens, and the admin lists. */
 const QUERIES_BY_TOPIC: Record<string, string[][]> = {
-  highlight_requests: [['requests'], ['admin', 'users'], ['admin', 'stats'], ['admin', 'proposals']],
+  // The review screen too: matching writes its result (and "Matching…" ends) on this topic.
+  highlight_requests: [['requests'], ['admin', 'users'], ['admin', 'stats'], ['admin', 'proposals'], ['admin', 'review']],
   footage: [['admin', 'footage']],
   reel_review: [['admin', 'review']],
   user_videos: [['videos'], ['admin', 'users'], ['admin', 'jobs']],

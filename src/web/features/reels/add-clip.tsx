@@ -28,7 +28,11 @@ export function AddClip({ review }: { review: Review }) {
           setError(undefined);
           add.mutate(
             { footageId, startS: Number(start), endS: Number(end) },
-            { onSuccess: () => notify.success({ title: REVIEW.added, description: '' }), onError: (err) => setError(err.message) },
+            {
+              // Says at once whether the athlete's face was found in the clip, or is being looked for.
+              onSuccess: (added) => notify.success({ title: REVIEW.added, description: added.faceSearch ? REVIEW.faceSearch[added.faceSearch]! : '' }),
+              onError: (err) => setError(err.message),
+            },
           );
         }}
       >

@@ -20,6 +20,8 @@ export interface ReviewClip {
   decision: 'accepted' | 'rejected' | null;
   position: number | null;
   manual: boolean;
+  /** A hand-added clip's search for the athlete's face (null for a found clip, whose tracks are the face). */
+  faceSearch: 'looking' | 'found' | 'none' | null;
   thumbnailUrl: string | null;
 }
 export interface ReviewFootage {
@@ -71,7 +73,8 @@ export const useReview = (requestId: string) =>
     // Live updates refresh it; a slow poll covers a dropped stream while matching or rendering.
     refetchInterval: (query) => {
       const data = query.state.data;
-      return data?.request.matchingState === 'matching' || data?.render?.state === 'queued' || data?.render?.state === 'rendering' ? 2000 : false;
+      const busy = data?.request.matchingState === 'matching' || data?.render?.state === 'queued' || data?.render?.state === 'rendering' || data?.clips.some((c) => c.faceSearch === 'looking');
+      return busy ? 2000 : false;
     },
   });
 
@@ -111,7 +114,7 @@ export const useTrim = (requestId: string) =>
   );
 
 export const useAddClip = (requestId: string) =>
-  useReviewMutation(requestId, (json: { footageId: string; startS: number; endS: number }) => requestJson<{ id: string }>(`${base(requestId)}/clips`, { method: 'POST', json }));
+  useReviewMutation(requestId, (json: { footageId: string; startS: number; endS: number }) => requestJson<{ id: string; faceSearch: ReviewClip['faceSearch'] }>(`${base(requestId)}/clips`, { method: 'POST', json }));
 
 export const useReorder = (requestId: string) =>
   useReviewMutation(

@@ -2,7 +2,7 @@
 // Move up / Move down buttons from the keyboard; trim each clip's start and end in tenths of a
 // second; take a clip out. Every change is saved at once.
 import { useState } from 'react';
-import { ArrowDown, ArrowUp, GripVertical, Play, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, GripVertical, LoaderCircle, Play, ScanFace, Trash2, TriangleAlert } from 'lucide-react';
 import { outputDuration } from '../../../common/reel-format';
 import { REVIEW } from '../../../common/admin-messages';
 import { cn } from '../../lib/cn';
@@ -56,6 +56,21 @@ function TrimEditor({ review, clip }: { review: Review; clip: ReviewClip }) {
         </p>
       )}
     </form>
+  );
+}
+
+/** Where the search for the athlete's face in a hand-added clip stands, in plain words. */
+function FaceSearchNote({ state }: { state: NonNullable<ReviewClip['faceSearch']> }) {
+  const Icon = state === 'looking' ? LoaderCircle : state === 'found' ? ScanFace : TriangleAlert;
+  return (
+    <p
+      className={cn('flex items-start gap-2 rounded-md px-2 py-1.5 text-sm', state === 'none' ? 'bg-yellow-950 text-yellow-100' : 'text-neutral-300')}
+      data-testid="face-search"
+      aria-live="polite"
+    >
+      <Icon className={cn('mt-0.5 h-4 w-4 shrink-0', state === 'looking' && 'animate-spin motion-reduce:animate-none')} aria-hidden="true" />
+      <span>{REVIEW.faceSearch[state]}</span>
+    </p>
   );
 }
 
@@ -121,6 +136,7 @@ export function ReelOrder({ review }: { review: Review }) {
                     </p>
                   </div>
                 </div>
+                {clip.manual && clip.faceSearch && <FaceSearchNote state={clip.faceSearch} />}
                 {playing === clip.id && file && <ClipPlayer streamUrl={file.streamUrl} startS={clip.startS} endS={clip.endS} label={`${clip.camera} ${span(clip.startS, clip.endS)}`} />}
                 <div className="flex flex-wrap items-end justify-between gap-2">
                   <TrimEditor key={`${clip.startS}-${clip.endS}`} review={review} clip={clip} />
