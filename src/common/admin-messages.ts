@@ -259,6 +259,10 @@ export const REVIEW = {
   orderChanged: 'The clips changed while you were reordering. Reload and try again.',
   invalid: 'Check the clip’s start and end.',
   timeline: 'Timeline',
+  /** The timeline's and the moments' times: the cameras lined up (footage/sync.ts). */
+  gameClock: 'On the game’s clock: each camera placed by its offset (Footage screen).',
+  /** An angle's own times, in its camera's file, when they differ from the game's clock. */
+  inFile: (span: string) => `${span} in the file`,
   moments: 'Proposed moments',
   angles: (n: number) => (n === 1 ? '1 camera' : `${n} cameras`),
   largestFace: 'Largest face',

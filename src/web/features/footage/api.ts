@@ -31,6 +31,10 @@ export interface Footage {
   indexProgress: number;
   indexError: string | null;
   indexStats: Record<string, number> | null;
+  /** Seconds to add to this camera's time for the game's clock. */
+  syncOffsetS: number;
+  /** reference, audio, admin, no_audio or not_found; null until the game's sound has been compared. */
+  syncSource: string | null;
 }
 export const useAdminEvents = () => useQuery({ queryKey: ['admin', 'events'], queryFn: () => requestJson<AdminEvent[]>('/api/admin/events') });
 
@@ -60,3 +64,6 @@ export const useUpdateGame = () =>
 export const useReindex = () => useAdminMutation((id: string) => requestJson(`/api/admin/footage/${id}/reindex`, { method: 'POST' }));
 export const useDeleteFootage = () => useAdminMutation((id: string) => requestJson(`/api/admin/footage/${id}`, { method: 'DELETE' }));
 export const useMatchAgain = () => useAdminMutation((requestId: string) => requestJson(`/api/admin/requests/${requestId}/match`, { method: 'POST' }));
+/** An admin's offset for a camera, or null to let the sound decide again. */
+export const useSetOffset = () =>
+  useAdminMutation(({ id, offsetS }: { id: string; offsetS: number | null }) => requestJson<Footage>(`/api/admin/footage/${id}/offset`, { method: 'PUT', json: { offsetS } }));

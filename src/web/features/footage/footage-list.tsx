@@ -1,10 +1,11 @@
-// One game's footage by camera: what each file is, where its face index stands (live), and
-// re-index or delete.
+// One game's footage by camera: what each file is, where its face index stands (live), where it
+// sits on the game's clock (and the admin's offset), and re-index or delete.
 import { FOOTAGE } from '../../../common/admin-messages';
 import { cn } from '../../lib/cn';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { type Footage, useDeleteFootage, useReindex } from './api';
+import { CameraOffset } from './camera-offset';
 
 const STATE_STYLE: Record<string, string> = {
   indexed: 'bg-green-950 text-green-300',
@@ -21,6 +22,8 @@ export function FootageList({ files }: { files: Footage[] }) {
   const reindex = useReindex();
   const remove = useDeleteFootage();
   if (!files.length) return <p className="text-sm text-neutral-300">{FOOTAGE.noFootage}</p>;
+  // The camera the others were lined up against: the game's first with sound.
+  const reference = files.find((f) => f.syncSource === 'reference')?.camera ?? null;
   return (
     <ul className="flex flex-col gap-2">
       {files.map((f) => (
@@ -45,6 +48,7 @@ export function FootageList({ files }: { files: Footage[] }) {
                 <div className="h-full bg-yellow-400 transition-all" style={{ width: `${f.indexProgress}%` }} />
               </div>
             )}
+            {files.length > 1 && <CameraOffset file={f} reference={reference} />}
           </div>
           <div className="flex gap-2">
             <Button

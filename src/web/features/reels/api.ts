@@ -32,10 +32,14 @@ export interface ReviewFootage {
   width: number | null;
   height: number | null;
   indexState: string;
+  /** Seconds to add to a time in this file for the game's clock (footage/sync.ts). */
+  syncOffsetS: number;
+  syncSource: string | null;
   streamUrl: string;
 }
 export interface Moment {
   gameId: string;
+  /** On the game's clock (a clip's own times are its file's). */
   startS: number;
   endS: number;
   appearanceIds: string[];

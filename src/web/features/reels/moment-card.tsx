@@ -21,11 +21,13 @@ export function MomentCard({ review, moment }: { review: Review; moment: Moment 
   return (
     <li className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-3" data-testid="moment">
       <p className="mb-2 text-sm font-semibold text-white">
-        {gameLabel} · {span(moment.startS, moment.endS)} · <span className="font-normal text-neutral-300">{REVIEW.angles(angles.length)}</span>
+        {gameLabel} · <span title={REVIEW.gameClock}>{span(moment.startS, moment.endS)}</span> · <span className="font-normal text-neutral-300">{REVIEW.angles(angles.length)}</span>
       </p>
       <div className={cn('grid gap-3', angles.length > 1 && 'sm:grid-cols-2')}>
         {angles.map((clip) => {
           const file = review.footage.find((f) => f.id === clip.footageId);
+          // The angle on the game's clock, like the moment; the player plays the file's own times.
+          const offset = file?.syncOffsetS ?? 0;
           const preferred = clip.id === moment.preferredId && angles.length > 1;
           return (
             <div
@@ -54,7 +56,8 @@ export function MomentCard({ review, moment }: { review: Review; moment: Moment 
                 )}
                 <p className="min-w-0 text-sm">
                   <span className="block font-semibold text-white">{clip.camera}</span>
-                  <span className="block text-neutral-300">{span(clip.startS, clip.endS)}</span>
+                  <span className="block text-neutral-300">{span(clip.startS + offset, clip.endS + offset)}</span>
+                  {offset !== 0 && <span className="block text-xs text-neutral-400">{REVIEW.inFile(span(clip.startS, clip.endS))}</span>}
                   <span className="block text-neutral-300">
                     {FOOTAGE.confidence} {Math.round(clip.confidence * 100)}% · {REVIEW.faceSize(clip.faceHeight)}
                   </span>

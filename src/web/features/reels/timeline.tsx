@@ -1,46 +1,67 @@
-// The proposed clips on a timeline per game and camera: where in each file the athlete was
-// found, coloured by the admin's decision. A clip on the timeline jumps to its card.
+// The proposed clips on a timeline per game and camera, on the game's clock: each camera's
+// footage is placed by its offset (footage/sync.ts), so the same moment seen by two cameras lines
+// up across their rows. Clips are coloured by the admin's decision; one jumps to its card.
 import { REVIEW } from '../../../common/admin-messages';
 import { cn } from '../../lib/cn';
-import type { Review } from './api';
+import type { Review, ReviewFootage } from './api';
 import { span } from './format';
 
 const COLOUR = { accepted: 'bg-green-500', rejected: 'bg-neutral-600', undecided: 'bg-yellow-400', manual: 'bg-sky-400' };
+
+/** +3.4 s: a camera's offset, shown beside its name when it has one. */
+const offsetLabel = (s: number) => `${s < 0 ? '−' : '+'}${Math.abs(s).toFixed(1)} s`;
 
 export function Timeline({ review }: { review: Review }) {
   const gameLabel = (id: string) => review.games.find((g) => g.id === id)?.label ?? id;
   const files = review.footage.filter((f) => f.durationSeconds && review.clips.some((c) => c.footageId === f.id));
   if (!files.length) return null;
+  // Each game's clock runs from its earliest camera start to its latest camera end.
+  const games = new Map<string, { from: number; to: number; files: ReviewFootage[] }>();
+  for (const f of files) {
+    const g = games.get(f.gameId) ?? { from: Infinity, to: -Infinity, files: [] };
+    g.from = Math.min(g.from, f.syncOffsetS);
+    g.to = Math.max(g.to, f.syncOffsetS + f.durationSeconds!);
+    g.files.push(f);
+    games.set(f.gameId, g);
+  }
+  const at = (g: { from: number; to: number }, s: number) => `${((s - g.from) / Math.max(0.1, g.to - g.from)) * 100}%`;
   return (
     <section aria-labelledby="timeline-title" className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-4">
-      <h2 id="timeline-title" className="mb-3 font-semibold text-white">
+      <h2 id="timeline-title" className="mb-1 font-semibold text-white">
         {REVIEW.timeline}
       </h2>
+      <p className="mb-3 text-xs text-neutral-300">{REVIEW.gameClock}</p>
       <ul className="flex flex-col gap-3">
-        {files.map((f) => (
-          <li key={f.id} className="grid gap-1 sm:grid-cols-[12rem_1fr] sm:items-center">
-            <span className="text-sm leading-tight text-neutral-200">
-              <span className="font-semibold text-white">{f.camera}</span> · {gameLabel(f.gameId)}
-            </span>
-            <div className="relative h-7 rounded bg-neutral-800" data-testid="timeline-row">
-              {review.clips
-                .filter((c) => c.footageId === f.id)
-                .map((c) => {
-                  const state = c.manual ? 'manual' : (c.decision ?? 'undecided');
-                  return (
-                    <a
-                      key={c.id}
-                      href={`#clip-${c.id}`}
-                      className={cn('absolute top-1 h-5 min-w-[6px] rounded-sm focus:outline-2 focus:outline-offset-2 focus:outline-white', COLOUR[state])}
-                      style={{ left: `${(c.startS / f.durationSeconds!) * 100}%`, width: `${((c.endS - c.startS) / f.durationSeconds!) * 100}%` }}
-                      aria-label={`${f.camera} ${span(c.startS, c.endS)}: ${c.decision === 'accepted' ? REVIEW.accepted : c.decision === 'rejected' ? REVIEW.rejected : REVIEW.undecided}`}
-                      title={span(c.startS, c.endS)}
-                    />
-                  );
-                })}
-            </div>
-          </li>
-        ))}
+        {[...games.values()].flatMap((g) =>
+          g.files.map((f) => (
+            <li key={f.id} className="grid gap-1 sm:grid-cols-[14rem_1fr] sm:items-center">
+              <span className="text-sm leading-tight text-neutral-200">
+                <span className="font-semibold text-white">{f.camera}</span> · {gameLabel(f.gameId)}
+                {f.syncOffsetS !== 0 && <span className="text-neutral-300"> · {offsetLabel(f.syncOffsetS)}</span>}
+              </span>
+              <div className="relative h-7 rounded bg-neutral-950" data-testid="timeline-row">
+                {/* The stretch of the game this camera filmed. */}
+                <div className="absolute inset-y-0 rounded bg-neutral-800" style={{ left: at(g, f.syncOffsetS), width: `${(f.durationSeconds! / Math.max(0.1, g.to - g.from)) * 100}%` }} />
+                {review.clips
+                  .filter((c) => c.footageId === f.id)
+                  .map((c) => {
+                    const state = c.manual ? 'manual' : (c.decision ?? 'undecided');
+                    const clockSpan = span(c.startS + f.syncOffsetS, c.endS + f.syncOffsetS);
+                    return (
+                      <a
+                        key={c.id}
+                        href={`#clip-${c.id}`}
+                        className={cn('absolute top-1 h-5 min-w-[6px] rounded-sm focus:outline-2 focus:outline-offset-2 focus:outline-white', COLOUR[state])}
+                        style={{ left: at(g, c.startS + f.syncOffsetS), width: `${((c.endS - c.startS) / Math.max(0.1, g.to - g.from)) * 100}%` }}
+                        aria-label={`${f.camera} ${clockSpan}: ${c.decision === 'accepted' ? REVIEW.accepted : c.decision === 'rejected' ? REVIEW.rejected : REVIEW.undecided}`}
+                        title={clockSpan}
+                      />
+                    );
+                  })}
+              </div>
+            </li>
+          )),
+        )}
       </ul>
       <p className="mt-3 flex flex-wrap gap-4 text-xs text-neutral-300">
         <span><span className="mr-1 inline-block h-2.5 w-2.5 rounded-sm bg-yellow-400" />{REVIEW.undecided}</span>
