@@ -188,7 +188,7 @@ export function estimateOffset(reference: Float32Array, other: Float32Array): Of
   return { offsetS: fine ?? coarseS, peakZ, peakRatio, refined: fine !== null };
 }
 
-/** 2^18 samples (about 33 s) of each recording around the match, for the fine look. */
+/** 2^17 samples (about 16 s) of each recording where they overlap, for the fine look. */
 const FINE_WINDOW = 1 << 17;
 /** How far the fine look may move the envelope's offset. */
 const FINE_SEARCH_S = 0.02;
