@@ -218,6 +218,43 @@ describe('footage, index and matching', () => {
     ]);
   }, 120_000);
 
+  it('a track does not cross a shot cut, even when someone else stands where the athlete stood (issue 20)', async () => {
+    const file = path.join(work, 'shot-cut.mp4');
+    // Ava until the cut at 3 s; then the stands, with Bea at the same place, the same size.
+    await composeFootage(file, {
+      width: 1280,
+      height: 720,
+      seconds: 6,
+      cuts: [3],
+      appearances: [
+        { person: 'ava', from: 0, to: 3, faceHeight: 130, x: 0.4, y: 0.2 },
+        { person: 'bea', from: 3, to: 6, faceHeight: 130, x: 0.4, y: 0.2 },
+      ],
+    });
+    const settings = indexSettings(app.server.deps.config);
+    const result = await app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: 0, endS: 6, width: 1280, height: 720 }, settings });
+    expect(result.shotCuts).toEqual([3]);
+    const spans = result.tracks.map((t) => [t.startS, t.endS]).sort((a, b) => a[0]! - b[0]!);
+    expect(spans).toEqual([
+      [0, 2.5],
+      [3, 5.5],
+    ]);
+    // The same two faces without the cut would have been one track: the cut is what splits them.
+    const uncut = path.join(work, 'no-cut.mp4');
+    await composeFootage(uncut, {
+      width: 1280,
+      height: 720,
+      seconds: 6,
+      appearances: [
+        { person: 'ava', from: 0, to: 3, faceHeight: 130, x: 0.4, y: 0.2 },
+        { person: 'bea', from: 3, to: 6, faceHeight: 130, x: 0.4, y: 0.2 },
+      ],
+    });
+    const whole = await app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { file: uncut, startS: 0, endS: 6, width: 1280, height: 720 }, settings });
+    expect(whole.shotCuts).toEqual([]);
+    expect(whole.tracks.some((t) => t.startS === 0 && t.endS === 5.5)).toBe(true);
+  }, 120_000);
+
   it('re-indexing gives the same index, once', async () => {
     const before = await app.db.select({ startS: faceTracks.startS, endS: faceTracks.endS }).from(faceTracks).where(eq(faceTracks.footageId, footageId));
     const res = await app.fetch(`/api/admin/footage/${footageId}/reindex`, { method: 'POST', cookie: admin.cookie });

@@ -32,7 +32,14 @@ export const PEOPLE = {
 export type Person = keyof typeof PEOPLE;
 
 export interface Appearance {
-  person: Person;
+  /** One of PEOPLE, or anyone else when `photo` says where their face is. */
+  person: Person | (string & {});
+  /** A photo of the person and their face box in it (x, y, w, h); PEOPLE's sample photo if absent. */
+  photo?: { file: string; box: readonly [number, number, number, number] };
+  /** Softens the face (Gaussian blur, sigma in pixels of the footage). */
+  blur?: number;
+  /** Hides the lower part of the face (mouth and chin) behind a bar, as a raised arm or a ball would. */
+  covered?: boolean;
   from: number;
   to: number;
   /** Face height in the footage, pixels. */
@@ -47,12 +54,21 @@ export interface Appearance {
 
 const JERSEY_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 
-/** A crop around the face: the head with some margin, as ffmpeg's crop expects. */
-function headCrop(person: Person) {
-  const [x, y, w, h] = PEOPLE[person].box;
-  const cw = Math.round(w * 1.8);
-  const ch = Math.round(h * 1.7);
-  return { x: Math.max(0, Math.round(x + w / 2 - cw / 2)), y: Math.max(0, Math.round(y - h * 0.35)), w: cw, h: ch, faceH: h };
+/** A crop around the face: the head with some margin (within the photo), as ffmpeg's crop expects. */
+function headCrop(box: readonly [number, number, number, number], photo = { width: Infinity, height: Infinity }) {
+  const [x, y, w, h] = box;
+  const left = Math.max(0, Math.round(x + w / 2 - w * 0.9));
+  const top = Math.max(0, Math.round(y - h * 0.35));
+  const cw = Math.min(Math.round(w * 1.8), photo.width - left);
+  const ch = Math.min(Math.round(h * 1.7), photo.height - top);
+  return { x: left, y: top, w: cw - (cw % 2), h: ch - (ch % 2), faceH: h };
+}
+
+function sourceOf(a: Pick<Appearance, 'person' | 'photo'>) {
+  if (a.photo) return a.photo;
+  const person = PEOPLE[a.person as Person];
+  if (!person) throw new Error(`no photo of ${a.person}`);
+  return { file: samplePhoto(a.person as Person), box: person.box };
 }
 
 export function samplePhoto(person: Person): string {
@@ -66,29 +82,48 @@ export function samplePhoto(person: Person): string {
  */
 export async function composeFootage(
   file: string,
-  opts: { width: number; height: number; seconds: number; appearances: Appearance[]; preset?: string; audio?: boolean; noise?: number; keyframeEvery?: number },
+  opts: {
+    width: number;
+    height: number;
+    seconds: number;
+    appearances: Appearance[];
+    preset?: string;
+    audio?: boolean;
+    noise?: number;
+    keyframeEvery?: number;
+    /** Shot cuts: at each of these times the scene changes (another background), as an edit would. */
+    cuts?: number[];
+  },
 ) {
   const { width, height, seconds, appearances } = opts;
   // A grainy court: noise made at a quarter of the size and scaled up, which costs far less.
   const quarter = `${Math.round(width / 8) * 2}x${Math.round(height / 8) * 2}`;
-  const inputs: string[] = ['-f', 'lavfi', '-i', `color=c=0x3a5f3a:s=${quarter}:r=30:d=${seconds},noise=alls=${opts.noise ?? 14}:allf=t,scale=${width}:${height}`];
+  // After every other cut the scene is the stands: a darker, warmer picture.
+  const cuts = [...(opts.cuts ?? []), seconds];
+  const stands = cuts.flatMap((at, i) => (i % 2 === 0 && i + 1 < cuts.length ? [`drawbox=x=0:y=0:w=iw:h=ih:color=0x5a3b2a:t=fill:enable='between(t,${at},${cuts[i + 1]! - 0.001})'`] : []));
+  const court = [`color=c=0x3a5f3a:s=${quarter}:r=30:d=${seconds}`, ...stands, `noise=alls=${opts.noise ?? 14}:allf=t`, `scale=${width}:${height}`].join(',');
+  const inputs: string[] = ['-f', 'lavfi', '-i', court];
   const filters: string[] = [];
   let last = '0:v';
   // Each cut-out is made once as a small PNG; looping it costs little, unlike the whole photo.
   const cutouts = await Promise.all(
     appearances.map(async (a, i) => {
-      const crop = headCrop(a.person);
+      const source = sourceOf(a);
+      const crop = headCrop(source.box, a.photo ? await photoSize(source.file) : undefined);
       const scale = a.faceHeight / crop.faceH;
       const w = Math.max(2, Math.round((crop.w * scale) / 2) * 2);
       const h = Math.max(2, Math.round((crop.h * scale) / 2) * 2);
       const png = `${file}.cutout-${i}.png`;
-      let filter = `crop=${crop.w}:${crop.h}:${crop.x}:${crop.y},scale=${w}:${h}`;
+      let filter = `crop=${crop.w}:${crop.h}:${crop.x}:${crop.y},scale=${w}:${h},format=rgb24`;
+      if (a.blur) filter += `,gblur=sigma=${a.blur}`;
+      // The bar covers the face's lower 40 % (the face sits 0.35 face-heights below the crop's top).
+      if (a.covered) filter += `,drawbox=x=0:y=${Math.round(a.faceHeight * (0.35 + 0.6))}:w=iw:h=${Math.round(a.faceHeight * 0.45)}:color=0xd9d9d9:t=fill`;
       if (a.jersey !== undefined) {
         // The shirt: 2.2 faces high under the cut-out, the number about a face high on it.
         const shirt = Math.round((a.faceHeight * 2.2) / 2) * 2;
         filter += `,pad=iw:ih+${shirt}:0:0:color=0x1f3a93,drawtext=fontfile=${JERSEY_FONT}:text='${a.jersey}':fontsize=${Math.round(a.faceHeight * 0.8)}:fontcolor=white:x=(w-tw)/2:y=h-${shirt}+(${shirt}-th)/2`;
       }
-      await run('ffmpeg', ['-v', 'error', '-y', '-i', samplePhoto(a.person), '-vf', filter, '-frames:v', '1', png]);
+      await run('ffmpeg', ['-v', 'error', '-y', '-i', source.file, '-vf', filter, '-frames:v', '1', png]);
       return png;
     }),
   );
@@ -114,13 +149,19 @@ export async function composeFootage(
 
 /** A reference photo of a person: the same face as a different picture (see the top of this file). */
 export async function referencePhoto(person: Person, file: string) {
-  const crop = headCrop(person);
+  const crop = headCrop(PEOPLE[person].box);
   const grow = Math.round(crop.w * 0.15);
   await run('ffmpeg', [
     '-v', 'error', '-y', '-i', samplePhoto(person),
     '-vf', `crop=${crop.w + grow}:${crop.h + grow}:${Math.max(0, crop.x - grow / 2)}:${Math.max(0, crop.y - grow / 2)},hflip,rotate=4*PI/180:fillcolor=white,eq=brightness=0.06:saturation=0.8:gamma=1.1,scale=480:-2`,
     '-q:v', '6', file,
   ]);
+}
+
+async function photoSize(file: string): Promise<{ width: number; height: number }> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file]);
+  const [width, height] = stdout.trim().split(',').map(Number);
+  return { width: width!, height: height! };
 }
 
 /** A photo with no face: a plain picture of the court. */

@@ -119,6 +119,7 @@ export async function keyframesSuffice(file: string, sampleFps: number, fps: num
 async function storeIndex(deps: Pick<AppDeps, 'db'>, footageId: string, results: SegmentResult[]) {
   await deps.db.transaction(async (tx) => {
     await tx.delete(faceTracks).where(eq(faceTracks.footageId, footageId));
+    await tx.update(footage).set({ shotCuts: results.flatMap((r) => r.shotCuts).sort((a, b) => a - b) }).where(eq(footage.id, footageId));
     for (const result of results) {
       for (const track of result.tracks) await insertTrack(tx, footageId, track);
     }
@@ -141,6 +142,7 @@ export async function insertTrack(tx: Db, footageId: string, track: SegmentTrack
       embeddings: encodeEmbeddings(track.descriptors),
       thumbnail: track.thumbnail ? Buffer.from(track.thumbnail) : null,
       jerseyNumber: track.jerseyNumber,
+      samples: track.faces.length,
     })
     .returning({ id: faceTracks.id });
   const rows = track.faces.map((f) => ({ trackId: inserted!.id, t: f.t, x: Math.round(f.x), y: Math.round(f.y), w: Math.round(f.w), h: Math.round(f.h), score: f.score, quality: f.quality }));

@@ -79,6 +79,11 @@ export class FaceTracker {
     });
   }
 
+  /** Ends every live track (at a shot cut). */
+  endAll() {
+    for (const track of this.tracks) track.ended = true;
+  }
+
   /** Moves a face (the last one added to `from`) into a new track of its own. */
   split(from: Track): Track {
     const face = from.faces.pop()!;

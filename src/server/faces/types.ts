@@ -58,6 +58,8 @@ export interface SegmentStats {
 
 export interface SegmentResult {
   tracks: SegmentTrack[];
+  /** Times of the samples right after a shot cut (index-segment.ts). */
+  shotCuts: number[];
   stats: SegmentStats;
 }
 
