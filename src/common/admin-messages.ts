@@ -267,6 +267,9 @@ export const REVIEW = {
   angles: (n: number) => (n === 1 ? '1 camera' : `${n} cameras`),
   largestFace: 'Largest face',
   faceSize: (px: number) => `face ${px}px`,
+  /** What the face index saw in a found clip: when, how often, and how close to the references. */
+  seen: (span: string, samples: number) => (samples === 1 ? `Face seen once, at ${span.split('–')[0]}` : `Face seen ${span}, in ${samples} samples`),
+  distance: (d: number) => `distance ${d.toFixed(2)}`,
   accept: 'Accept',
   reject: 'Reject',
   undo: 'Undo',

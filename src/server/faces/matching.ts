@@ -15,12 +15,25 @@ import { decodeEmbeddings } from './embeddings';
 import { faceDistance } from './engine';
 import { rankNumbers } from './jersey';
 
-/** Below: the same person. Up to UNSURE: for the admin to decide. Measured in docs/decisions/0011. */
-export const MATCH_DISTANCE = 0.45;
-export const UNSURE_DISTANCE = 0.52;
-const MERGE_GAP_S = 3;
-const PAD_BEFORE_S = 1.5;
-const PAD_AFTER_S = 1.5;
+/**
+ * Below MATCH_DISTANCE: the same person; up to UNSURE_DISTANCE: for the admin to decide. Chosen on
+ * real photos of the same people (docs/decisions/0016): two photos of one person are 0.31-0.72
+ * apart (median 0.48), of two people 0.49-1.0 (1 % under 0.60).
+ */
+export const MATCH_DISTANCE = 0.5;
+export const UNSURE_DISTANCE = 0.6;
+/** A face this much closer to another athlete of the event than to this one is the other athlete's. */
+const OTHER_ATHLETE_MARGIN = 0.02;
+/** A face about as close to another athlete (within this) is marked a look-alike. */
+const LOOKALIKE_MARGIN = 0.05;
+/** An unsure face this close to a sure sighting of the athlete in the same game is sure. */
+const VOUCH_DISTANCE = 0.45;
+/** Sightings of the athlete on one camera at most this far apart, with no cut between, make one clip. */
+const MERGE_GAP_S = 2;
+/** Two sightings on one camera sharing this much time are two people. */
+const SAME_TIME_S = 0.5;
+/** A clip starts and ends this much before and after the face was seen. */
+export const CLIP_PAD_S = 0.5;
 
 export type MatchOutcome = 'ready' | 'no_consent' | 'no_reference' | 'not_found';
 
@@ -96,7 +109,7 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     return 'ready';
   }
   const files = await db
-    .select({ id: footage.id, gameId: footage.gameId, camera: footage.camera, duration: footage.durationSeconds })
+    .select({ id: footage.id, gameId: footage.gameId, camera: footage.camera, duration: footage.durationSeconds, shotCuts: footage.shotCuts })
     .from(footage)
     .where(and(eq(footage.eventId, request.eventId), eq(footage.indexState, 'indexed'), games ? inArray(footage.gameId, games) : undefined));
   const tracks = files.length
@@ -106,6 +119,7 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
           footageId: faceTracks.footageId,
           startS: faceTracks.startS,
           endS: faceTracks.endS,
+          samples: faceTracks.samples,
           faceHeight: faceTracks.faceHeight,
           quality: faceTracks.quality,
           embeddings: faceTracks.embeddings,
@@ -134,6 +148,8 @@ export interface IndexedTrack {
   footageId: string;
   startS: number;
   endS: number;
+  /** How many samples saw the face. */
+  samples: number;
   faceHeight: number;
   quality: number;
   embeddings: Float32Array[];
@@ -145,6 +161,8 @@ export interface IndexedFile {
   gameId: string;
   camera: string;
   duration: number | null;
+  /** Shot cuts seen while indexing: no clip crosses one. */
+  shotCuts: number[];
 }
 export interface ProposedAppearance {
   footageId: string;
@@ -152,6 +170,10 @@ export interface ProposedAppearance {
   camera: string;
   startS: number;
   endS: number;
+  /** First and last sighting of the face: the clip is this plus at most CLIP_PAD_S either side. */
+  seenStartS: number;
+  seenEndS: number;
+  samples: number;
   distance: number;
   confidence: number;
   faceHeight: number;
@@ -164,13 +186,52 @@ export interface ProposedAppearance {
   rank: number;
 }
 
+interface Hit extends IndexedTrack {
+  distance: number;
+  unsure: boolean;
+  lookalike: boolean;
+}
+
 /**
- * The athlete's appearances in these files, ranked: tracks closer than UNSURE_DISTANCE to a
- * reference, merged per file when less than MERGE_GAP_S apart, padded, marked unsure near the
- * threshold and look-alike when about as close to another athlete. With the athlete's jersey
- * number: a clip showing that number is no longer a look-alike (the shirt tells the two apart),
- * and a clip showing another number is unsure, whatever the face says. Pure: the benchmarks run
- * it on their own index.
+ * Judges every described track against the athlete's references, the event's other athletes and
+ * the athlete's other sightings in the same game:
+ * - a face closer to another consenting athlete of the event than to this one is theirs: dropped;
+ * - under MATCH_DISTANCE it is the athlete (sure); from there up to UNSURE_DISTANCE it is unsure;
+ * - an unsure face within VOUCH_DISTANCE of a sure sighting of the athlete in the same game, and
+ *   clearly farther from every other athlete, is sure: the athlete's own sightings of that day
+ *   (same light, same kit) vouch for it.
+ */
+function judgeTracks(tracks: IndexedTrack[], files: IndexedFile[], refs: Float32Array[], otherRefs: Float32Array[]): Hit[] {
+  const gameOf = new Map(files.map((f) => [f.id, f.gameId]));
+  const hits: Array<Hit & { other: number }> = [];
+  for (const t of tracks) {
+    const distance = distanceToReferences(t.embeddings, refs);
+    if (distance >= UNSURE_DISTANCE) continue;
+    const other = otherRefs.length ? distanceToReferences(t.embeddings, otherRefs) : Infinity;
+    if (other < distance - OTHER_ATHLETE_MARGIN) continue;
+    hits.push({ ...t, distance, other, unsure: distance >= MATCH_DISTANCE, lookalike: other < distance + LOOKALIKE_MARGIN });
+  }
+  const sure = hits.filter((h) => !h.unsure && !h.lookalike);
+  for (const hit of hits) {
+    if (!hit.unsure || hit.other < hit.distance + LOOKALIKE_MARGIN) continue;
+    const game = gameOf.get(hit.footageId);
+    const vouched = sure.some((s) => s.id !== hit.id && gameOf.get(s.footageId) === game && distanceToReferences(hit.embeddings, s.embeddings) < VOUCH_DISTANCE);
+    if (vouched) hit.unsure = false;
+  }
+  return hits;
+}
+
+/** Is a shot cut strictly between two times of a file? */
+const cutBetween = (cuts: number[], from: number, to: number) => cuts.some((cut) => cut > from && cut <= to);
+
+/**
+ * The athlete's appearances in these files, ranked. Each described track is judged
+ * (judgeTracks); the kept ones become clips per file: a clip spans what was seen, first to last
+ * sighting, plus at most CLIP_PAD_S either side, never across a shot cut, and is merged with the
+ * next only when it is on the same camera, less than MERGE_GAP_S later, with no cut between.
+ * With the athlete's jersey number: a clip showing that number is no longer a look-alike (the
+ * shirt tells the two apart), and a clip showing another number is unsure, whatever the face says.
+ * Pure: the benchmarks run it on their own index.
  */
 export function proposeAppearances(
   tracks: IndexedTrack[],
@@ -180,55 +241,66 @@ export function proposeAppearances(
   jerseyNumber: number | null = null,
 ): ProposedAppearance[] {
   const rows: ProposedAppearance[] = [];
-  const hits = tracks
-    .map((t) => {
-      const distance = distanceToReferences(t.embeddings, refs);
-      const lookalike = otherRefs.length > 0 && distanceToReferences(t.embeddings, otherRefs) < distance + 0.05;
-      return { ...t, distance, lookalike };
-    })
-    .filter((t) => t.distance < UNSURE_DISTANCE);
+  const hits = judgeTracks(tracks, files, refs, otherRefs);
   for (const file of files) {
-    const own = hits.filter((h) => h.footageId === file.id).sort((a, b) => a.startS - b.startS);
-    let group: typeof own = [];
-    const flush = () => {
-      if (!group.length) return;
-      const best = group.reduce((a, b) => (b.distance < a.distance ? b : a));
-      const jerseySeen = rankNumbers(group.flatMap((g) => g.jerseyNumber ?? []))[0]?.[0] ?? null;
-      const ownNumber = jerseyNumber !== null && jerseySeen === jerseyNumber;
-      const otherNumber = jerseyNumber !== null && jerseySeen !== null && jerseySeen !== jerseyNumber;
-      // The athlete's own number settles a look-alike; another number puts the clip to the admin.
-      const lookalike = group.some((g) => g.lookalike) && !ownNumber;
-      const unsure = best.distance >= MATCH_DISTANCE || otherNumber;
-      const startS = Math.max(0, Math.min(...group.map((g) => g.startS)) - PAD_BEFORE_S);
-      const endS = Math.min(file.duration ?? Infinity, Math.max(...group.map((g) => g.endS)) + PAD_AFTER_S);
-      rows.push({
-        footageId: file.id,
-        gameId: file.gameId,
-        camera: file.camera,
-        startS: Math.round(startS * 10) / 10,
-        endS: Math.round(endS * 10) / 10,
-        distance: Math.round(best.distance * 1000) / 1000,
-        confidence: confidenceOf(best.distance),
-        faceHeight: Math.max(...group.map((g) => g.faceHeight)),
-        unsure,
-        lookalike,
-        jerseySeen,
-        trackId: group.reduce((a, b) => (b.quality > a.quality ? b : a)).id,
-        trackIds: group.map((g) => g.id),
-        rank: 0,
-      });
-      group = [];
-    };
-    for (const hit of own) {
-      if (group.length && hit.startS - Math.max(...group.map((g) => g.endS)) > MERGE_GAP_S) flush();
-      group.push(hit);
+    // The athlete is in one place at a time: of two faces seen together on one camera, the closer
+    // one is the athlete and the other someone else.
+    const own: Hit[] = [];
+    for (const hit of hits.filter((h) => h.footageId === file.id).sort((a, b) => a.distance - b.distance)) {
+      if (!own.some((o) => Math.min(o.endS, hit.endS) - Math.max(o.startS, hit.startS) >= SAME_TIME_S)) own.push(hit);
     }
-    flush();
+    own.sort((a, b) => a.startS - b.startS);
+    // Sightings merge into one clip when close in time with no cut between, and equally certain:
+    // an unsure sighting is never hidden inside a sure clip.
+    const groups: Hit[][] = [];
+    for (const hit of own) {
+      const group = groups.at(-1);
+      const seenUntil = group ? Math.max(...group.map((g) => g.endS)) : -Infinity;
+      if (group && group[0]!.unsure === hit.unsure && hit.startS - seenUntil <= MERGE_GAP_S && !cutBetween(file.shotCuts, seenUntil, hit.startS)) group.push(hit);
+      else groups.push([hit]);
+    }
+    for (const group of groups) rows.push(clipOf(group, file, jerseyNumber));
   }
   // Rank: confidence first, then a bigger face, then a longer clip.
   const score = (r: ProposedAppearance) => r.confidence * 0.6 + Math.min(1, r.faceHeight / 200) * 0.25 + Math.min(1, (r.endS - r.startS) / 10) * 0.15;
   rows.sort((a, b) => score(b) - score(a)).forEach((r, i) => (r.rank = i + 1));
   return rows;
+}
+
+function clipOf(group: Hit[], file: IndexedFile, jerseyNumber: number | null): ProposedAppearance {
+  const best = group.reduce((a, b) => (b.distance < a.distance ? b : a));
+  const jerseySeen = rankNumbers(group.flatMap((g) => g.jerseyNumber ?? []))[0]?.[0] ?? null;
+  const ownNumber = jerseyNumber !== null && jerseySeen === jerseyNumber;
+  const otherNumber = jerseyNumber !== null && jerseySeen !== null && jerseySeen !== jerseyNumber;
+  // The athlete's own number settles a look-alike; another number puts the clip to the admin.
+  const lookalike = group.some((g) => g.lookalike) && !ownNumber;
+  const unsure = group[0]!.unsure || otherNumber;
+  const seenStartS = Math.min(...group.map((g) => g.startS));
+  const seenEndS = Math.max(...group.map((g) => g.endS));
+  // The padding stops at the shot cuts on either side and at the file's ends.
+  const cutBefore = Math.max(0, ...file.shotCuts.filter((c) => c <= seenStartS));
+  const cutAfter = Math.min(file.duration ?? Infinity, ...file.shotCuts.filter((c) => c > seenEndS));
+  // Tenths of a second, rounded inwards so a clip never reaches past a cut.
+  const round = (v: number) => Math.round(v * 10) / 10;
+  return {
+    footageId: file.id,
+    gameId: file.gameId,
+    camera: file.camera,
+    startS: Math.max(0, Math.ceil(Math.max(cutBefore, seenStartS - CLIP_PAD_S) * 10 - 1e-6) / 10),
+    endS: Math.floor(Math.min(cutAfter, seenEndS + CLIP_PAD_S) * 10 + 1e-6) / 10,
+    seenStartS: round(seenStartS),
+    seenEndS: round(seenEndS),
+    samples: group.reduce((sum, g) => sum + g.samples, 0),
+    distance: Math.round(best.distance * 1000) / 1000,
+    confidence: confidenceOf(best.distance),
+    faceHeight: Math.max(...group.map((g) => g.faceHeight)),
+    unsure,
+    lookalike,
+    jerseySeen,
+    trackId: group.reduce((a, b) => (b.quality > a.quality ? b : a)).id,
+    trackIds: group.map((g) => g.id),
+    rank: 0,
+  };
 }
 
 export function matchRequestJob(deps: Pick<AppDeps, 'db' | 'bus'>): JobHandler<'faces.match-request'> {

@@ -131,6 +131,11 @@ export async function loadReview(db: Db, requestId: string) {
       camera: a.camera,
       startS: a.startS,
       endS: a.endS,
+      // What the face index saw: first and last sighting, how many samples, how close to the references.
+      seenStartS: a.seenStartS,
+      seenEndS: a.seenEndS,
+      samples: a.samples,
+      distance: a.distance,
       confidence: a.confidence,
       faceHeight: a.faceHeight,
       unsure: a.unsure,

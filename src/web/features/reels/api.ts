@@ -10,6 +10,11 @@ export interface ReviewClip {
   camera: string;
   startS: number;
   endS: number;
+  /** First and last sighting of the face and how many samples saw it (null: added by hand). */
+  seenStartS: number | null;
+  seenEndS: number | null;
+  samples: number | null;
+  distance: number;
   confidence: number;
   faceHeight: number;
   unsure: boolean;

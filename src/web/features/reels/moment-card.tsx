@@ -60,7 +60,13 @@ export function MomentCard({ review, moment }: { review: Review; moment: Moment 
                   {offset !== 0 && <span className="block text-xs text-neutral-400">{REVIEW.inFile(span(clip.startS, clip.endS))}</span>}
                   <span className="block text-neutral-300">
                     {FOOTAGE.confidence} {Math.round(clip.confidence * 100)}% · {REVIEW.faceSize(clip.faceHeight)}
+                    {!clip.manual && <> · {REVIEW.distance(clip.distance)}</>}
                   </span>
+                  {clip.seenStartS !== null && clip.seenEndS !== null && clip.samples !== null && (
+                    <span className="block text-xs text-neutral-400" data-testid="seen">
+                      {REVIEW.seen(span(clip.seenStartS + offset, clip.seenEndS + offset), clip.samples)}
+                    </span>
+                  )}
                 </p>
               </div>
               <p className="flex flex-wrap gap-1.5">

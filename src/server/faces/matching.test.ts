@@ -1,0 +1,154 @@
+// The matching decision and the clips it makes (issue 20): what a track's distances decide, and
+// that a clip spans what was seen plus at most half a second, never crosses a shot cut, and is
+// merged only with the same athlete on the same camera with no cut between.
+import { describe, expect, it } from 'vitest';
+import { faceDistance } from './engine';
+import { CLIP_PAD_S, MATCH_DISTANCE, UNSURE_DISTANCE, proposeAppearances, type IndexedFile, type IndexedTrack } from './matching';
+
+/** A deterministic generator, so every run builds the same descriptors. */
+function random(seed: number) {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5;
+}
+const next = random(7);
+
+function unit(): Float32Array {
+  const v = Float32Array.from({ length: 128 }, () => next());
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+/** A descriptor exactly `distance` from `from` (in a direction of its own, about square to the others). */
+function at(from: Float32Array, distance: number): Float32Array {
+  const u = unit();
+  const dot = u.reduce((sum, x, i) => sum + x * from[i]!, 0) / from.reduce((sum, x) => sum + x * x, 0);
+  const side = u.map((x, i) => x - dot * from[i]!);
+  const norm = Math.hypot(...side);
+  return from.map((x, i) => x + (side[i]! / norm) * distance);
+}
+
+const athlete = unit();
+const file = (id: string, over: Partial<IndexedFile> = {}): IndexedFile => ({ id, gameId: 'game-1', camera: `Camera ${id}`, duration: 60, shotCuts: [], ...over });
+let trackNo = 0;
+const track = (footageId: string, startS: number, endS: number, embeddings: Float32Array[], over: Partial<IndexedTrack> = {}): IndexedTrack => ({
+  id: `t${++trackNo}`,
+  footageId,
+  startS,
+  endS,
+  samples: Math.round((endS - startS) * 2) + 1,
+  faceHeight: 100,
+  quality: 0.8,
+  embeddings,
+  ...over,
+});
+
+describe('clip spans', () => {
+  it('a clip is the sighting plus half a second either side, within the file', () => {
+    expect(CLIP_PAD_S).toBe(0.5);
+    const [clip] = proposeAppearances([track('a', 10, 14, [at(athlete, 0.3)])], [file('a')], [athlete], []);
+    expect(clip).toMatchObject({ startS: 9.5, endS: 14.5, seenStartS: 10, seenEndS: 14, samples: 9, unsure: false });
+    const [atStart] = proposeAppearances([track('a', 0.2, 3, [at(athlete, 0.3)])], [file('a', { duration: 3.2 })], [athlete], []);
+    expect(atStart).toMatchObject({ startS: 0, endS: 3.2 });
+  });
+
+  it('a face seen once makes a one-second clip that says it was seen once', () => {
+    const [clip] = proposeAppearances([track('a', 20, 20, [at(athlete, 0.3)], { samples: 1 })], [file('a')], [athlete], []);
+    expect(clip).toMatchObject({ startS: 19.5, endS: 20.5, seenStartS: 20, seenEndS: 20, samples: 1 });
+  });
+
+  it('never crosses a shot cut: the padding stops at the cut on either side', () => {
+    const cuts = file('a', { shotCuts: [10, 20.2] });
+    const [clip] = proposeAppearances([track('a', 10, 20, [at(athlete, 0.3)])], [cuts], [athlete], []);
+    expect(clip).toMatchObject({ startS: 10, endS: 20.2, seenStartS: 10, seenEndS: 20 });
+  });
+
+  it('merges sightings on one camera less than 2 s apart with no cut between, and nothing else', () => {
+    const face = () => [at(athlete, 0.3)];
+    const files = [file('a', { shotCuts: [31] }), file('b')];
+    const clips = proposeAppearances(
+      [
+        track('a', 10, 12, face()),
+        track('a', 13.5, 15, face()), // 1.5 s later: the same clip
+        track('a', 18, 20, face()), // 3 s later: a clip of its own
+        track('a', 30, 30.5, face()),
+        track('a', 31, 33, face()), // 0.5 s later but after a cut: its own clip
+        track('b', 12, 14, face()), // another camera: its own clip
+      ],
+      files,
+      [athlete],
+      [],
+    );
+    const spans = clips.map((c) => [c.footageId, c.seenStartS, c.seenEndS, c.trackIds.length]).sort((x, y) => String(x[0]).localeCompare(String(y[0])) || Number(x[1]) - Number(y[1]));
+    expect(spans).toEqual([
+      ['a', 10, 15, 2],
+      ['a', 18, 20, 1],
+      ['a', 30, 30.5, 1],
+      ['a', 31, 33, 1],
+      ['b', 12, 14, 1],
+    ]);
+    const beforeCut = clips.find((c) => c.seenStartS === 30)!;
+    expect(beforeCut.endS).toBeLessThanOrEqual(31);
+  });
+});
+
+describe('one athlete, one place', () => {
+  it('of two faces seen together on one camera, only the closer is the athlete; an unsure sighting is not hidden in a sure clip', () => {
+    const athleteTrack = track('a', 0, 4, [at(athlete, 0.3)]);
+    const together = track('a', 3, 8, [at(athlete, 0.55)]); // someone else, 1 s on camera with her
+    const after = track('a', 5, 8, [at(athlete, 0.55)]); // an unsure sighting right after her
+    expect(proposeAppearances([athleteTrack, together], [file('a')], [athlete], []).map((c) => [c.seenStartS, c.seenEndS, c.unsure])).toEqual([[0, 4, false]]);
+    const clips = proposeAppearances([athleteTrack, after], [file('a')], [athlete], []);
+    expect(clips.map((c) => [c.seenStartS, c.seenEndS, c.unsure]).sort()).toEqual([
+      [0, 4, false],
+      [5, 8, true],
+    ]);
+  });
+});
+
+describe('the decision', () => {
+  it('sure under MATCH_DISTANCE, unsure up to UNSURE_DISTANCE, nothing beyond', () => {
+    const files = [file('a')];
+    const sure = track('a', 1, 2, [at(athlete, MATCH_DISTANCE - 0.02)]);
+    const unsure = track('a', 10, 11, [at(athlete, (MATCH_DISTANCE + UNSURE_DISTANCE) / 2)]);
+    const stranger = track('a', 20, 21, [at(athlete, UNSURE_DISTANCE + 0.01)]);
+    const clips = proposeAppearances([sure, unsure, stranger], files, [athlete], []);
+    expect(clips.map((c) => [c.trackId, c.unsure]).sort()).toEqual([
+      [sure.id, false],
+      [unsure.id, true],
+    ]);
+  });
+
+  it('the closest of every reference and every descriptor of the track counts', () => {
+    const second = at(athlete, 0.45); // another reference photo of the athlete
+    const t = track('a', 1, 2, [at(athlete, 0.7), at(second, 0.2)]);
+    const [clip] = proposeAppearances([t], [file('a')], [athlete, second], []);
+    expect(clip!.distance).toBeCloseTo(0.2, 3);
+    expect(clip!.unsure).toBe(false);
+  });
+
+  it("a face closer to another athlete of the event is that athlete's: not proposed; about as close: a look-alike", () => {
+    const face = at(athlete, 0.55);
+    expect(proposeAppearances([track('a', 1, 2, [face])], [file('a')], [athlete], [])).toHaveLength(1);
+    expect(proposeAppearances([track('a', 1, 2, [face])], [file('a')], [athlete], [at(face, 0.3)])).toEqual([]);
+    const close = at(athlete, 0.4);
+    const [lookalike] = proposeAppearances([track('a', 1, 2, [close])], [file('a')], [athlete], [at(close, 0.42)]);
+    expect(lookalike).toMatchObject({ lookalike: true });
+    const [clear] = proposeAppearances([track('a', 1, 2, [close])], [file('a')], [athlete], [at(close, 0.7)]);
+    expect(clear).toMatchObject({ lookalike: false, unsure: false });
+  });
+
+  it("an unsure face close to a sure sighting in the same game is sure; in another game it stays unsure", () => {
+    const seen = at(athlete, 0.35);
+    const sure = track('a', 1, 3, [seen]);
+    // Unsure against the reference, but 0.4 from the athlete's sure sighting of the same game.
+    const later = at(seen, 0.4);
+    const distance = faceDistance(later, athlete);
+    expect(distance).toBeGreaterThanOrEqual(MATCH_DISTANCE);
+    expect(distance).toBeLessThan(UNSURE_DISTANCE);
+    const sameGame = track('b', 10, 12, [later]);
+    const otherGame = track('c', 10, 12, [later]);
+    const clips = proposeAppearances([sure, sameGame, otherGame], [file('a'), file('b'), file('c', { gameId: 'game-2' })], [athlete], []);
+    expect(clips.find((c) => c.trackId === sameGame.id)!.unsure).toBe(false);
+    expect(clips.find((c) => c.trackId === otherGame.id)!.unsure).toBe(true);
+  });
+});
