@@ -130,6 +130,14 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   expect(await angles.getByText(FOOTAGE.jerseyOwn(12), { exact: true }).count()).toBe(2);
   await expect.poll(() => angles.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
   expect(await page.getByTestId('timeline-row').count()).toBe(2);
+  // Each angle says when the face was seen and in how many samples (issue 20).
+  const seen = await angles.getByTestId('seen').allTextContents();
+  expect(seen).toHaveLength(2);
+  for (const text of seen) expect(text).toMatch(/^Face seen (once, at \S+|\S+, in \d+ samples)$/);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await angles.first().scrollIntoViewIfNeeded();
+  await shot(page, 'review-01-moments-390');
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // Play an angle in place: the footage streams by ranges from the clip's start.
   await page.getByRole('button', { name: new RegExp(`^${REVIEW.play} Camera 2`) }).click();

@@ -77,29 +77,32 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     return 'no_reference';
   }
 
-  // Other consenting athletes with an open request for the same event: the look-alike check.
+  // Other consenting athletes with a request for the same event: a face closer to one of them is
+  // theirs, and those with an open request who look alike are flagged.
   const others = await db
-    .select({ userId: athleteReferences.userId, embedding: athleteReferences.embedding, requestId: highlightRequests.id })
+    .select({ userId: athleteReferences.userId, embedding: athleteReferences.embedding, requestId: highlightRequests.id, status: highlightRequests.status })
     .from(athleteReferences)
     .innerJoin(highlightRequests, eq(highlightRequests.userId, athleteReferences.userId))
     .innerJoin(userProfiles, eq(userProfiles.id, athleteReferences.userId))
     .where(
       and(
         eq(highlightRequests.eventId, request.eventId),
-        inArray(highlightRequests.status, ['pending', 'ready_to_purchase']),
         ne(athleteReferences.userId, request.userId),
         isNotNull(athleteReferences.embedding),
         isNotNull(userProfiles.faceMatchConsentAt),
       ),
     );
-  const otherRefs = new Map<string, { requestId: string; refs: Float32Array[] }>();
+  const otherRefs = new Map<string, { requestId: string; open: boolean; refs: Float32Array[] }>();
   for (const o of others) {
-    const entry = otherRefs.get(o.userId) ?? { requestId: o.requestId, refs: [] };
+    const entry = otherRefs.get(o.userId) ?? { requestId: o.requestId, open: false, refs: [] };
+    // A reference repeated by a second request of the same athlete changes no closest distance.
     entry.refs.push(...decodeEmbeddings(o.embedding));
+    if (o.status !== 'delivered') [entry.open, entry.requestId] = [true, o.requestId];
     otherRefs.set(o.userId, entry);
   }
-  const lookalikes = [...otherRefs.values()].filter((o) => distanceToReferences(o.refs, refs) < UNSURE_DISTANCE);
-  const allOtherRefs = lookalikes.flatMap((o) => o.refs);
+  const lookalikes = [...otherRefs.values()].filter((o) => o.open && distanceToReferences(o.refs, refs) < UNSURE_DISTANCE);
+  // Every other athlete counts in judging a face (a face closer to them is theirs), not only look-alikes.
+  const allOtherRefs = [...otherRefs.values()].flatMap((o) => o.refs);
 
   // A request names its games by label (as the family saw them); footage by game id.
   const eventGameRows = await db.select({ id: eventGames.id, label: eventGames.label }).from(eventGames).where(eq(eventGames.eventId, request.eventId));
