@@ -36,9 +36,28 @@ export const user = pgTable('user', {
   email: text('email').notNull().unique(),
   emailVerified: boolean('email_verified').notNull().default(false),
   image: text('image'),
+  /** better-auth's two-factor plugin: the account passed enrolment of a second factor. */
+  twoFactorEnabled: boolean('two_factor_enabled').default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/** better-auth's two-factor plugin: the authenticator secret and recovery codes (encrypted by it). */
+export const twoFactor = pgTable(
+  'two_factor',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').default(true),
+    failedVerificationCount: integer('failed_verification_count').default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('two_factor_user_id_idx').on(t.userId), index('two_factor_secret_idx').on(t.secret)],
+);
 
 export const session = pgTable(
   'session',
@@ -136,6 +155,8 @@ export const userProfiles = pgTable(
     tutorialCompletedAt: timestamp('tutorial_completed_at', { withTimezone: true }),
     /** When the account holder agreed to face matching; null: the athlete is never searched for. */
     faceMatchConsentAt: timestamp('face_match_consent_at', { withTimezone: true }),
+    /** Who gave that consent: the account holder's own user id (never an admin viewing as them). */
+    faceMatchConsentBy: text('face_match_consent_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -170,6 +191,11 @@ export const events = pgTable('events', {
   location: text('location').notNull(),
   dates: text('dates').notNull(),
   startsOn: date('starts_on'),
+  /**
+   * The last day families can ask for a reel of this event; face data of people not matched to a
+   * request is deleted after it (null: the configured number of days after the event starts).
+   */
+  requestsCloseOn: date('requests_close_on'),
   isActive: boolean('is_active').notNull().default(true),
   createdAt: createdAt(),
 });
