@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import sharp from 'sharp';
 import { FACE_MATCHING } from '../../common/dashboard-messages';
-import { appearances, athleteReferences, highlightRequests, userProfiles } from '../db/schema';
+import { appearances, athleteReferences, faceTracks, highlightRequests, userProfiles } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import { reencodeImage } from '../media/images';
 import { mediaUrl, storageKeys } from '../storage/keys';
@@ -55,6 +55,22 @@ export async function checkReferencePhoto(deps: Pick<AppDeps, 'faces'>, jpeg: Bu
   return face;
 }
 
+type Tx = Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0];
+
+/**
+ * Runs a write of the athlete's face data only while consent holds: the profile row is locked and
+ * read in the same transaction, so a withdrawal (which updates that row) either comes first and
+ * the write is skipped, or waits for the write and then deletes it (issue 21, finding 3).
+ */
+async function whileConsented(deps: Pick<AppDeps, 'db'>, userId: string, write: (tx: Tx) => Promise<void>): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const [profile] = await tx.select({ consent: userProfiles.faceMatchConsentAt }).from(userProfiles).where(eq(userProfiles.id, userId)).for('update');
+    if (!profile?.consent) return false;
+    await write(tx);
+    return true;
+  });
+}
+
 export async function listReferencePhotos(deps: Pick<AppDeps, 'db'>, userId: string) {
   const rows = await deps.db
     .select()
@@ -73,10 +89,18 @@ export async function addReferencePhoto(deps: Deps, userId: string, bytes: Buffe
   const face = await checkReferencePhoto(deps, image.data);
   const key = storageKeys.referencePhoto(userId);
   await deps.storage.put(key, image.data, image.contentType);
-  const [row] = await deps.db
-    .insert(athleteReferences)
-    .values({ userId, source: 'photo', photoKey: key, embedding: encodeEmbeddings([face.descriptor]), faceHeight: Math.round(face.box.h) })
-    .returning();
+  let row: typeof athleteReferences.$inferSelect | undefined;
+  const stored = await whileConsented(deps, userId, async (tx) => {
+    [row] = await tx
+      .insert(athleteReferences)
+      .values({ userId, source: 'photo', photoKey: key, embedding: encodeEmbeddings([face.descriptor]), faceHeight: Math.round(face.box.h) })
+      .returning();
+  });
+  if (!stored || !row) {
+    // Consent was withdrawn while the photo was checked: nothing of it is kept.
+    await deps.storage.delete(key).catch(() => {});
+    throw new ReferenceRejected('CONSENT_REQUIRED', FACE_MATCHING.consentRequired);
+  }
   await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
   return { id: row!.id, url: mediaUrl(key), createdAt: row!.createdAt.toISOString() };
 }
@@ -102,8 +126,11 @@ export async function refreshHeadshotReference(deps: Deps, userId: string): Prom
   if (!bytes) return false;
   try {
     const face = await checkReferencePhoto(deps, bytes);
-    await deps.db.insert(athleteReferences).values({ userId, source: 'headshot', embedding: encodeEmbeddings([face.descriptor]), faceHeight: Math.round(face.box.h) });
-    return true;
+    return await whileConsented(deps, userId, async (tx) => {
+      // Replaced, not added to: two refreshes at once leave one headshot descriptor.
+      await tx.delete(athleteReferences).where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'headshot')));
+      await tx.insert(athleteReferences).values({ userId, source: 'headshot', embedding: encodeEmbeddings([face.descriptor]), faceHeight: Math.round(face.box.h) });
+    });
   } catch (error) {
     if (error instanceof ReferenceRejected) return false;
     throw error;
@@ -121,7 +148,7 @@ export async function setFaceMatchingConsent(deps: Deps, userId: string, consent
       const bytes = photo.photoKey ? await readStored(deps, photo.photoKey) : null;
       if (!bytes) continue;
       const face = await checkReferencePhoto(deps, bytes).catch(() => null);
-      if (face) await deps.db.update(athleteReferences).set({ embedding: encodeEmbeddings([face.descriptor]) }).where(eq(athleteReferences.id, photo.id));
+      if (face) await whileConsented(deps, userId, async (tx) => void (await tx.update(athleteReferences).set({ embedding: encodeEmbeddings([face.descriptor]) }).where(eq(athleteReferences.id, photo.id))));
     }
     await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
     return { consent: true, headshotUsable: headshot };
@@ -130,10 +157,18 @@ export async function setFaceMatchingConsent(deps: Deps, userId: string, consent
     await tx.update(userProfiles).set({ faceMatchConsentAt: null }).where(eq(userProfiles.id, userId));
     await tx.delete(athleteReferences).where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'headshot')));
     await tx.update(athleteReferences).set({ embedding: null }).where(eq(athleteReferences.userId, userId));
-    const open = await tx.select({ id: highlightRequests.id }).from(highlightRequests).where(and(eq(highlightRequests.userId, userId), inArray(highlightRequests.status, ['pending', 'ready_to_purchase'])));
-    if (open.length) {
-      await tx.delete(appearances).where(inArray(appearances.requestId, open.map((r) => r.id)));
-      await tx.update(highlightRequests).set({ matchingState: 'no_consent' }).where(inArray(highlightRequests.id, open.map((r) => r.id)));
+    // The athlete's face found in the footage goes too, on every request (delivered ones keep
+    // their rendered reel, which the family bought): the clips, and the matched face tracks with
+    // their descriptors, face boxes and crops (issue 21, finding 9).
+    const requests = await tx.select({ id: highlightRequests.id, status: highlightRequests.status }).from(highlightRequests).where(eq(highlightRequests.userId, userId));
+    if (requests.length) {
+      const ids = requests.map((r) => r.id);
+      const matched = await tx.select({ trackId: appearances.trackId, trackIds: appearances.trackIds }).from(appearances).where(inArray(appearances.requestId, ids));
+      const tracks = [...new Set(matched.flatMap((m) => [...m.trackIds, ...(m.trackId ? [m.trackId] : [])]))];
+      await tx.delete(appearances).where(inArray(appearances.requestId, ids));
+      for (let i = 0; i < tracks.length; i += 500) await tx.delete(faceTracks).where(inArray(faceTracks.id, tracks.slice(i, i + 500)));
+      const open = requests.filter((r) => r.status !== 'delivered').map((r) => r.id);
+      if (open.length) await tx.update(highlightRequests).set({ matchingState: 'no_consent' }).where(inArray(highlightRequests.id, open));
     }
   });
   await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
