@@ -136,7 +136,7 @@ export const PRIVACY_SECTIONS: LegalSection[] = [
     title: 'Face Recognition and Jersey-Number Recognition',
     paragraphs: [
       'To find an athlete in the footage, our software creates a mathematical description of the face in the headshot (a face template) and compares it with faces in the video of the games you requested. It also reads jersey numbers in the video and matches them with the number in the athlete\'s profile. The matches are reviewed by our editors.',
-      'Face templates are used only to build that athlete\'s reels. They are not shared with other users, sold or used to identify anyone else, and they are deleted when the headshot is replaced or removed or the account is closed. By uploading a headshot you, or for a minor the parent or guardian, consent to this processing. You can withdraw consent at any time by removing the headshot or e-mailing us; we will then be unable to produce new reels for that athlete.',
+      'Face templates are made only when you, or for a minor the parent or guardian, turn on face matching; you can turn it off at any time on the dashboard. They are used only to build reels: the athlete\'s own, and, within the same event, to make sure one athlete\'s face is not put in another athlete\'s reel. They are not shown to other users, sold or used for anything else, and they are deleted when the headshot is replaced or removed or the account is closed. Turning face matching off deletes at once the athlete\'s face templates and the matches found in the footage, keeping only the reels you already received; we will then be unable to produce new reels for that athlete.',
     ],
   },
   {
