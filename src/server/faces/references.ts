@@ -140,7 +140,8 @@ export async function refreshHeadshotReference(deps: Deps, userId: string): Prom
 /** Turns face matching on or off for the account's athlete; off deletes every descriptor. */
 export async function setFaceMatchingConsent(deps: Deps, userId: string, consent: boolean) {
   if (consent) {
-    await deps.db.update(userProfiles).set({ faceMatchConsentAt: new Date() }).where(eq(userProfiles.id, userId));
+    // Consent is the account holder's own act (a view-as session cannot give it: profiles/routes.ts).
+    await deps.db.update(userProfiles).set({ faceMatchConsentAt: new Date(), faceMatchConsentBy: userId }).where(eq(userProfiles.id, userId));
     const headshot = await refreshHeadshotReference(deps, userId);
     // Reference photos kept from before get their descriptors back.
     const photos = await deps.db.select().from(athleteReferences).where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'photo')));
@@ -154,7 +155,7 @@ export async function setFaceMatchingConsent(deps: Deps, userId: string, consent
     return { consent: true, headshotUsable: headshot };
   }
   await deps.db.transaction(async (tx) => {
-    await tx.update(userProfiles).set({ faceMatchConsentAt: null }).where(eq(userProfiles.id, userId));
+    await tx.update(userProfiles).set({ faceMatchConsentAt: null, faceMatchConsentBy: null }).where(eq(userProfiles.id, userId));
     await tx.delete(athleteReferences).where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'headshot')));
     await tx.update(athleteReferences).set({ embedding: null }).where(eq(athleteReferences.userId, userId));
     // The athlete's face found in the footage goes too, on every request (delivered ones keep
