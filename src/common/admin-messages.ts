@@ -254,6 +254,8 @@ export const REVIEW = {
   clipNotFound: 'This clip is no longer part of the request. Reload to see the latest.',
   footageNotFound: 'Choose footage of this request’s event.',
   outsideFootage: 'The clip must start and end inside the footage.',
+  /** The footage's length is read when it is indexed: until then a clip could point past its end. */
+  durationUnknown: 'This footage’s length is not known yet. Index it first, then add or trim its clips.',
   tooShort: 'A clip must be at least 1 second long.',
   tooLong: 'A clip can be at most 120 seconds long.',
   orderChanged: 'The clips changed while you were reordering. Reload and try again.',

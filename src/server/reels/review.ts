@@ -218,11 +218,15 @@ async function footageOfRequest(db: Db, request: { eventId: string | null }, foo
   return file;
 }
 
-/** A clip's start and end, checked against its footage, in tenths of a second. */
+/**
+ * A clip's start and end, checked against its footage, in tenths of a second. Footage whose length
+ * is not known (not indexed yet, or its indexing failed) takes no clip: nothing could be checked.
+ */
 function checkedSpan(startS: number, endS: number, durationS: number | null): { startS: number; endS: number } {
+  if (durationS === null || !Number.isFinite(durationS) || durationS <= 0) throw new ReviewRefused(409, REVIEW.durationUnknown);
   const start = tenth(startS);
   const end = tenth(endS);
-  if (!Number.isFinite(start) || !Number.isFinite(end) || start < 0 || (durationS !== null && end > tenth(durationS) + 0.05)) throw new ReviewRefused(400, REVIEW.outsideFootage);
+  if (!Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end > tenth(durationS) + 0.05) throw new ReviewRefused(400, REVIEW.outsideFootage);
   if (end - start < CLIP_MIN_S - 1e-6) throw new ReviewRefused(400, REVIEW.tooShort);
   if (end - start > CLIP_MAX_S + 1e-6) throw new ReviewRefused(400, REVIEW.tooLong);
   return { startS: start, endS: end };
