@@ -168,3 +168,19 @@ export function headshotNote(headshot: 'usable' | 'unusable' | 'missing' | 'off'
   if (usablePhotos > 0) return headshot === 'unusable' ? { ok: true, text: FACE_MATCHING.headshotReplaced } : null;
   return { ok: false, text: headshot === 'unusable' ? FACE_MATCHING.headshotUnusable : FACE_MATCHING.headshotMissing };
 }
+
+/**
+ * The dashboard's "finish your athlete's profile" step, for an account made with the quick
+ * sign-up: the birthday and, under 18, a parent's or guardian's agreement, with the registration
+ * form's rules and texts (schemas.ts athleteAgeSchema, messages.ts GUARDIAN_AGREEMENT). Until it is
+ * done the server refuses face matching, reference photos and reel requests with `incomplete`.
+ */
+export const FINISH_PROFILE = {
+  title: "Finish your athlete's profile",
+  intro: "Before you turn on face matching or request a reel, tell us your athlete's birthday. Athletes must be at least 13; under 18, a parent or guardian agrees for them.",
+  save: 'Save',
+  saving: 'Saving...',
+  saved: { title: 'Profile Complete', description: 'Face matching and reel requests are open to you now.' } satisfies ToastText,
+  incomplete: "Please finish your athlete's profile first: add the birthday and, for an athlete under 18, a parent's or guardian's agreement.",
+  alreadyComplete: "Your athlete's profile is already complete.",
+} as const;

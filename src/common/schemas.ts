@@ -144,14 +144,24 @@ export const registrationFields = z.object({
   faceMatchConsent: checkbox,
 });
 
-/** The terms: at least 13 to register; under 18 only with a parent's or guardian's agreement. */
-export const registrationSchema = registrationFields.superRefine((v, ctx) => {
+/** The terms: at least 13 to register (the birthday's own check); under 18 only with a parent's or guardian's agreement. */
+function guardianRule(v: { birthday: string; guardianConsent: boolean }, ctx: z.RefinementCtx) {
   if (ageOn(v.birthday) < ADULT_AGE && !v.guardianConsent) {
     ctx.addIssue({ code: 'custom', path: ['guardianConsent'], message: FIELD_ERRORS.guardianConsent });
   }
-});
+}
+
+export const registrationSchema = registrationFields.superRefine(guardianRule);
 export type RegistrationInput = z.input<typeof registrationSchema>;
 export type Registration = z.output<typeof registrationSchema>;
+
+/**
+ * The dashboard's "finish your athlete's profile" step after the quick sign-up: the birthday and
+ * the guardian's agreement with exactly the registration's rules and texts.
+ */
+export const athleteAgeSchema = registrationFields.pick({ birthday: true, guardianConsent: true }).superRefine(guardianRule);
+export type AthleteAgeInput = z.input<typeof athleteAgeSchema>;
+export type AthleteAge = z.output<typeof athleteAgeSchema>;
 
 export const resetPasswordSchema = z.object({
   token: z.string().min(1),

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import { loadConfig, type Config } from '../../src/server/config';
 import { openDatabase, type Database } from '../../src/server/db/client';
-import { user } from '../../src/server/db/schema';
+import { user, userProfiles } from '../../src/server/db/schema';
 import { startServer, type RunningServer } from '../../src/server/server';
 import { openPgliteFromTemplate } from './pglite-template';
 import { freePort } from './ports';
@@ -113,10 +113,15 @@ export function cookiesFrom(res: Response): string {
     .join('; ');
 }
 
-/** Signs up through the simple form and follows the verification link; returns a session cookie. */
+/**
+ * Signs up through the simple form and follows the verification link; returns a session cookie.
+ * The athlete's profile is then finished as the dashboard's step would (a 15-year-old with a
+ * guardian's agreement) unless `finishProfile` is false: the quick sign-up alone cannot turn on
+ * face matching or request a reel (issue 21, finding 5).
+ */
 export async function createVerifiedUser(
   app: TestApp,
-  opts: { email?: string; password?: string; fullName?: string } = {},
+  opts: { email?: string; password?: string; fullName?: string; finishProfile?: boolean } = {},
 ): Promise<{ email: string; password: string; userId: string; cookie: string }> {
   const email = opts.email ?? uniqueEmail();
   const password = opts.password ?? 'secret123';
@@ -130,7 +135,21 @@ export async function createVerifiedUser(
   const verify = await fetch(linkIn(mail), { redirect: 'manual' });
   const cookie = cookiesFrom(verify);
   if (!cookie) throw new Error(`verification gave no session (status ${verify.status})`);
+  if (opts.finishProfile !== false) {
+    await app.db
+      .update(userProfiles)
+      .set({ dateOfBirth: birthdayAtAge(15), guardianConsentAt: new Date() })
+      .where(eq(userProfiles.id, userId));
+  }
   return { email, password, userId, cookie };
+}
+
+/** The YYYY-MM-DD birthday of someone who turned `years` old half a year ago. */
+export function birthdayAtAge(years: number, today = new Date()): string {
+  const d = new Date(today);
+  d.setUTCFullYear(d.getUTCFullYear() - years);
+  d.setUTCMonth(d.getUTCMonth() - 6);
+  return d.toISOString().slice(0, 10);
 }
 
 /** Marks an account verified directly (for tests that are not about verification). */

@@ -3,10 +3,10 @@
 import { Hono } from 'hono';
 import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES } from '../../common/constants';
 import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../common/messages';
-import { FACE_MATCHING, FILE_TOO_LARGE_10MB, PROFILE } from '../../common/dashboard-messages';
-import { firstIssue, profileEditSchema } from '../../common/schemas';
+import { FACE_MATCHING, FILE_TOO_LARGE_10MB, FINISH_PROFILE, PROFILE } from '../../common/dashboard-messages';
+import { athleteAgeSchema, firstIssue, profileEditSchema } from '../../common/schemas';
 import { supportVisits } from '../audit/log';
-import { requireUser, type ViewerEnv } from '../auth/session';
+import { refuseWhileImpersonating, requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { fileField, imageRejection, readForm, uploadLimit } from '../http/uploads';
@@ -21,6 +21,7 @@ import {
   setFaceMatchingConsent,
 } from '../faces/references';
 import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
+import { athleteProfileComplete, athleteProfileIncomplete, finishAthleteProfile, requireCompleteAthleteProfile } from './athlete';
 
 const MULTIPART_OVERHEAD = 64 * 1024;
 
@@ -49,6 +50,15 @@ export function profileRoutes(deps: AppDeps) {
       // The family can see when our support team viewed their account, and for how long.
       c.header('Cache-Control', 'no-store');
       return c.json(await supportVisits(deps.db, c.var.viewer.userId));
+    })
+    // The quick sign-up's "finish your athlete's profile" step: the birthday and, under 18, the
+    // guardian's agreement, with the registration's rules. The family's own act, like consent.
+    .put('/athlete', refuseWhileImpersonating(), async (c) => {
+      const parsed = athleteAgeSchema.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+      const row = await finishAthleteProfile(deps, c.var.viewer.userId, parsed.data);
+      if (row === 'complete') return apiError(c, 409, 'ATHLETE_PROFILE_COMPLETE', FINISH_PROFILE.alreadyComplete);
+      return row ? c.json(toProfileDto(row)) : notFound(c);
     })
     .post('/tutorial', async (c) => {
       const row = await completeTutorial(deps, c.var.viewer.userId);
@@ -85,9 +95,11 @@ export function profileRoutes(deps: AppDeps) {
     .put('/face-matching', async (c) => {
       const body = (await c.req.json().catch(() => null)) as { consent?: unknown } | null;
       if (typeof body?.consent !== 'boolean') return apiError(c, 400, 'VALIDATION_ERROR', FACE_MATCHING.consentLabel);
+      // Turning it off is always possible; on waits for the birthday and the guardian's agreement.
+      if (body.consent && !(await athleteProfileComplete(deps.db, c.var.viewer.userId))) return athleteProfileIncomplete(c);
       return c.json(await setFaceMatchingConsent(deps, c.var.viewer.userId, body.consent));
     })
-    .post('/reference-photos', uploadLimit(REFERENCE_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_10MB), async (c) => {
+    .post('/reference-photos', requireCompleteAthleteProfile(deps.db), uploadLimit(REFERENCE_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_10MB), async (c) => {
       const form = await readForm(c);
       const photo = form ? await fileField(form, 'photo') : null;
       if (!photo) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);

@@ -7,6 +7,7 @@ import { userProfiles } from '../db/schema';
 import { reencodeImage } from '../media/images';
 import type { EventBus } from '../realtime/bus';
 import { mediaUrl, storageKeys } from '../storage/keys';
+import { isAthleteProfileComplete } from './athlete';
 import type { Storage } from '../storage/storage';
 
 export interface ProfileDeps {
@@ -33,6 +34,8 @@ export function toProfileDto(row: ProfileRow) {
     originalAvatarUrl: mediaUrl(row.originalAvatarUrl),
     bannerUrl: mediaUrl(row.bannerUrl),
     tutorialCompleted: row.tutorialCompletedAt !== null,
+    /** The birthday and, under 18, a guardian's agreement are on file (athlete.ts): face matching and requests are open. */
+    athleteProfileComplete: isAthleteProfileComplete(row),
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -5,6 +5,7 @@ import { requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { paidRequestIds } from '../orders/queries';
+import { athleteProfileComplete, athleteProfileIncomplete } from '../profiles/athlete';
 import { createRequest, listRequests, RequestRejected, toRequestDto } from './service';
 
 export function requestRoutes(deps: AppDeps) {
@@ -26,6 +27,8 @@ export function requestRoutes(deps: AppDeps) {
           ? apiError(c, 400, 'EVENT_REQUIRED', REQUEST.eventRequired.description, REQUEST.eventRequired.title)
           : apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error), REQUEST.failedTitle);
       }
+      // A reel searches the footage for the athlete: the birthday and, under 18, a guardian's agreement first.
+      if (!(await athleteProfileComplete(deps.db, c.var.viewer.userId))) return athleteProfileIncomplete(c);
       try {
         return c.json({ ...toRequestDto(await createRequest(deps, c.var.viewer.userId, parsed.data)), paid: false }, 201);
       } catch (error) {
