@@ -123,6 +123,13 @@ export interface FaceSettings {
   detectInputSize: number;
   /** Days a footage file's face index is kept (FACE_INDEX_RETENTION_DAYS). */
   retentionDays: number;
+  /**
+   * Days after an event starts that families can ask for reels when the event names no last day
+   * (FACE_REQUEST_WINDOW_DAYS); faces not matched to a request are deleted when the window closes.
+   */
+  requestWindowDays: number;
+  /** The key face descriptors and crops are sealed with (FACE_DATA_KEY, or made once in the data folder). */
+  dataKey: Buffer;
   /** Largest footage file, bytes (FOOTAGE_MAX_GB). */
   footageMaxBytes: number;
   /** Face worker threads in this process (FACE_WORKERS). */
@@ -131,7 +138,22 @@ export interface FaceSettings {
   fullLookEvery: number;
 }
 
-function loadFaceSettings(env: NodeJS.ProcessEnv): FaceSettings {
+/** The face data key: 32 bytes from FACE_DATA_KEY (base64), or made once and kept in the data folder. */
+function loadFaceDataKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
+  if (env.FACE_DATA_KEY) {
+    const key = Buffer.from(env.FACE_DATA_KEY, 'base64');
+    if (key.length !== 32) throw new Error('FACE_DATA_KEY must be 32 bytes in base64 (for example: openssl rand -base64 32).');
+    return key;
+  }
+  const file = path.join(dataDir, 'face-data.key');
+  if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  fs.writeFileSync(file, key.toString('base64'), { mode: 0o600 });
+  return key;
+}
+
+function loadFaceSettings(env: NodeJS.ProcessEnv, dataDir: string): FaceSettings {
   const positive = (value: string | undefined, fallback: number) => {
     const n = Number(value);
     return Number.isFinite(n) && n > 0 ? n : fallback;
@@ -140,6 +162,8 @@ function loadFaceSettings(env: NodeJS.ProcessEnv): FaceSettings {
     sampleFps: Math.min(10, positive(env.FACE_INDEX_FPS, 2)),
     detectInputSize: Math.round(Math.min(3840, positive(env.FACE_DETECT_SIZE, 1920)) / 32) * 32,
     retentionDays: positive(env.FACE_INDEX_RETENTION_DAYS, 90),
+    requestWindowDays: positive(env.FACE_REQUEST_WINDOW_DAYS, 30),
+    dataKey: loadFaceDataKey(env, dataDir),
     footageMaxBytes: Math.round(positive(env.FOOTAGE_MAX_GB, 20) * 1024 ** 3),
     workers: Math.round(positive(env.FACE_WORKERS, Math.min(2, os.availableParallelism()))),
     fullLookEvery: Math.round(Math.min(10, positive(env.FACE_FULL_LOOK_EVERY, 3))),
@@ -168,7 +192,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     jobHeartbeatSeconds: Math.max(1, Number(env.JOB_HEARTBEAT_SECONDS ?? 10) || 10),
     s3: loadS3(env),
     payments: overrides.payments ?? loadPayments(env),
-    faces: loadFaceSettings(env),
+    faces: loadFaceSettings(env, dataDir),
     ...overrides,
   };
 }

@@ -12,6 +12,7 @@ import { RateLimiter } from './http/rate-limit';
 import { startAdminChannel } from './admin/channel';
 import { startWorker, stopWorker } from './jobs/worker';
 import { JobQueue } from './jobs/queue';
+import { installFaceDataKey } from './faces/face-data-seal';
 import { createFacePool } from './faces/pool';
 import { createMailer, createMailTransport } from './mail/mailer';
 import { createPaymentProvider } from './payments/providers';
@@ -47,6 +48,7 @@ export async function buildDeps(config: Config, opts: { database?: Database } = 
   const bus = await createEventBus(database);
   const payments = createPaymentProvider({ config, db, jobs });
   const faces = createFacePool(config.faces.workers);
+  installFaceDataKey(config.faces.dataKey);
   return { config, database, db, jobs, mailer, mailTransport, storage, auth, bus, payments, faces, limiter: new RateLimiter(db, config.rateLimitScale) };
 }
 

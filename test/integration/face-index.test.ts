@@ -6,10 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_MATCHING } from '../../src/common/dashboard-messages';
-import { appearances, athleteReferences, faceDetections, faceTracks, footage, highlightRequests, userProfiles } from '../../src/server/db/schema';
+import { appearances, athleteReferences, eventGames, events, faceDetections, faceTracks, footage, highlightRequests, userProfiles } from '../../src/server/db/schema';
+import { decodeEmbeddings } from '../../src/server/faces/embeddings';
+import { isSealed } from '../../src/server/faces/face-data-seal';
 import { indexFootage, indexSettings, keyframesSuffice, purgeExpiredIndexes } from '../../src/server/faces/indexing';
 import type { SegmentResult } from '../../src/server/faces/types';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
@@ -101,7 +103,9 @@ describe('the athlete reference and consent', () => {
     expect(good.status).toBe(201);
     const stored = await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, athlete.userId));
     expect(stored).toHaveLength(1);
-    expect(stored[0]!.embedding!.byteLength).toBe(128 * 4);
+    // Sealed with the face data key: no descriptor in the database in the clear (issue 21).
+    expect(isSealed(stored[0]!.embedding!)).toBe(true);
+    expect(decodeEmbeddings(stored[0]!.embedding)).toHaveLength(1);
   }, 60_000);
 });
 
@@ -145,7 +149,7 @@ describe('footage, index and matching', () => {
     // Two people: each one continuous track (the tracker may split one at worst).
     expect(tracks.length).toBeGreaterThanOrEqual(2);
     expect(tracks.length).toBeLessThanOrEqual(4);
-    expect(tracks.every((t) => t.embeddings.byteLength >= 512 && t.thumbnail && t.thumbnail.byteLength > 500)).toBe(true);
+    expect(tracks.every((t) => decodeEmbeddings(t.embeddings).length >= 1 && isSealed(t.embeddings) && t.thumbnail && isSealed(t.thumbnail) && t.thumbnail.byteLength > 500)).toBe(true);
     // No shirt numbers in this footage: nothing is read from the court under the faces.
     expect(tracks.map((t) => t.jerseyNumber)).toEqual(tracks.map(() => null));
     expect((await app.db.select().from(faceDetections)).length).toBeGreaterThanOrEqual(14);
@@ -304,6 +308,34 @@ describe('footage, index and matching', () => {
     expect(await app.db.select().from(faceTracks).where(eq(faceTracks.footageId, footageId))).toHaveLength(0);
     const [row] = await app.db.select().from(footage).where(eq(footage.id, footageId));
     expect(row!.indexState).toBe('purged');
+  });
+});
+
+describe('faces nobody asked for are kept no longer than the request window (issue 21)', () => {
+  it('after the event’s last day for requests, unmatched faces are deleted, matched ones and the footage stay', async () => {
+    const eventId = `closed-${Date.now()}`;
+    const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    await app.db.insert(events).values({ id: eventId, name: 'Closed Cup', location: 'Austin, TX', dates: 'Oct 1', startsOn: '2026-10-01', requestsCloseOn: yesterday });
+    await app.db.insert(eventGames).values({ id: `${eventId}-1`, eventId, label: 'Final', position: 1 });
+    const [open] = await app.db.insert(events).values({ id: `${eventId}-open`, name: 'Open Cup', location: 'Austin, TX', dates: 'Nov 20', startsOn: '2026-11-20' }).returning();
+    await app.db.insert(eventGames).values({ id: `${open!.id}-1`, eventId: open!.id, label: 'Final', position: 1 });
+    const file = async (event: string) =>
+      (await app.db.insert(footage).values({ eventId: event, gameId: `${event}-1`, camera: 'Camera 1', sourceKey: `game-footage/${event}/x.source`, sizeBytes: 1, durationSeconds: 60, indexState: 'indexed', indexedAt: new Date() }).returning())[0]!;
+    const track = async (footageId: string, startS: number) =>
+      (await app.db.insert(faceTracks).values({ footageId, startS, endS: startS + 2, bestS: startS, box: { x: 1, y: 1, w: 50, h: 50 }, faceHeight: 50, score: 0.9, quality: 0.5, embeddings: Buffer.alloc(0), thumbnail: Buffer.from('jpeg') }).returning())[0]!;
+    const [closedFile, openFile] = [await file(eventId), await file(open!.id)];
+    const [matched, alsoMatched, nobody, openNobody] = [await track(closedFile.id, 1), await track(closedFile.id, 10), await track(closedFile.id, 20), await track(openFile.id, 1)];
+    const [request] = await app.db.insert(highlightRequests).values({ userId: athlete.userId, event: 'Closed Cup', eventId, status: 'delivered' }).returning();
+    await app.db.insert(appearances).values([
+      { requestId: request!.id, footageId: closedFile.id, gameId: `${eventId}-1`, camera: 'Camera 1', startS: 0.5, endS: 3.5, confidence: 0.9, distance: 0.3, faceHeight: 50, trackId: matched.id, trackIds: [matched.id], rank: 1 },
+      { requestId: request!.id, footageId: closedFile.id, gameId: `${eventId}-1`, camera: 'Camera 1', startS: 9.5, endS: 12.5, confidence: 0.9, distance: 0.3, faceHeight: 50, trackId: null, trackIds: [alsoMatched.id], rank: 2 },
+    ]);
+    await purgeExpiredIndexes(app.server.deps);
+    const left = (await app.db.select({ id: faceTracks.id }).from(faceTracks).where(inArray(faceTracks.footageId, [closedFile.id, openFile.id]))).map((t) => t.id).sort();
+    expect(left).toEqual([matched.id, alsoMatched.id, openNobody.id].sort());
+    expect(left).not.toContain(nobody.id);
+    const states = await app.db.select({ id: footage.id, state: footage.indexState }).from(footage).where(inArray(footage.id, [closedFile.id, openFile.id]));
+    expect(Object.fromEntries(states.map((s) => [s.id, s.state]))).toEqual({ [closedFile.id]: 'purged', [openFile.id]: 'indexed' });
   });
 });
 

@@ -7,12 +7,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { eventGames, faceDetections, faceTracks, footage, highlightRequests } from '../db/schema';
+import { appearances, eventGames, events, faceDetections, faceTracks, footage, highlightRequests } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import type { JobHandler } from '../jobs/queue';
-import { longestKeyframeGap, probeVideo } from '../media/ffmpeg';
+import { longestKeyframeGap, probeVideo, videoInput } from '../media/ffmpeg';
 import { searchClipsOfFootage } from './clip-search';
+import { nonReferenceSlack, referenceFrameTimes, SAMPLE_SLACK_S } from './decode-plan';
 import { encodeEmbeddings } from './embeddings';
+import { sealFaceData } from './face-data-seal';
 import type { Db } from '../db/client';
 import type { IndexSettings, SegmentResult, SegmentTrack } from './types';
 
@@ -50,7 +52,7 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
       await update({ durationSeconds: Math.round(probe.durationSeconds * 100) / 100, width: probe.width, height: probe.height, fps: probe.fps ? Math.round(probe.fps * 100) / 100 : null });
       const settings = indexSettings(deps.config);
       const duration = probe.durationSeconds;
-      const keyframesOnly = await keyframesSuffice(source, settings.sampleFps, probe.fps);
+      const { keyframesOnly, skipNonReference } = await decodeChoice(source, settings.sampleFps, probe.fps);
       const stretches = Math.max(1, Math.min(faces.size, Math.floor(duration / 10)));
       const done = new Array<number>(stretches).fill(0);
       let lastReport = 0;
@@ -62,7 +64,7 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
           const startS = onGrid((duration / stretches) * i);
           const endS = i === stretches - 1 ? duration + 1 : onGrid((duration / stretches) * (i + 1));
           return faces.run<SegmentResult>(
-            { op: 'index-segment', segment: { file: source, startS, endS, width: probe.width, height: probe.height, keyframesOnly }, settings },
+            { op: 'index-segment', segment: { file: source, startS, endS, width: probe.width, height: probe.height, keyframesOnly, skipNonReference }, settings },
             (seconds) => {
               done[i] = seconds;
               const now = Date.now();
@@ -107,12 +109,25 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
 /**
  * True when the file has a keyframe at least every sample (one frame of slack): then decoding the
  * keyframes alone gives the same samples, at a small part of the cost. Cameras and encoders set
- * to a keyframe every 0.5 s (15 frames at 30 fps) give this; footage with keyframes farther apart
- * is decoded whole. Judged on the first minute.
+ * to a keyframe every 0.5 s (15 frames at 30 fps) give this; for footage with keyframes farther
+ * apart each keyframe is decoded with the frames after it up to its last sample (decode-plan.ts).
+ * Judged on the first minute.
  */
 export async function keyframesSuffice(file: string, sampleFps: number, fps: number | null): Promise<boolean> {
   const gap = await longestKeyframeGap(file, 60);
   return gap !== null && gap <= 1 / sampleFps + 1 / (fps || 30);
+}
+
+/**
+ * How the job decodes the file (docs/decisions/0014): the keyframes alone when they suffice;
+ * otherwise each keyframe up to its last sample, also skipping the frames nothing refers to (the
+ * B-frames of most cameras, half the decoding or more) when the first 2 s show that every sample
+ * still has a decoded frame at most 1/15 s before it (one decoding of those 2 s).
+ */
+export async function decodeChoice(file: string, sampleFps: number, fps: number | null): Promise<{ keyframesOnly: boolean; skipNonReference: boolean }> {
+  if (await keyframesSuffice(file, sampleFps, fps)) return { keyframesOnly: true, skipNonReference: false };
+  const times = await referenceFrameTimes(await videoInput(file), 2).catch(() => []);
+  return { keyframesOnly: false, skipNonReference: nonReferenceSlack(times, fps, sampleFps) <= SAMPLE_SLACK_S + 1e-3 };
 }
 
 /** Replaces the file's index with these tracks, in one transaction. */
@@ -140,7 +155,7 @@ export async function insertTrack(tx: Db, footageId: string, track: SegmentTrack
       score: track.best.score,
       quality: track.best.quality,
       embeddings: encodeEmbeddings(track.descriptors),
-      thumbnail: track.thumbnail ? Buffer.from(track.thumbnail) : null,
+      thumbnail: track.thumbnail ? sealFaceData(track.thumbnail) : null,
       jerseyNumber: track.jerseyNumber,
       samples: track.faces.length,
     })
@@ -176,15 +191,44 @@ async function rematchGame(deps: Pick<AppDeps, 'db' | 'jobs'>, eventId: string, 
   for (const r of requests) await deps.jobs.send('faces.match-request', { requestId: r.id });
 }
 
-/** Deletes the face index of footage indexed longer ago than the retention period. */
+/**
+ * Face data is kept no longer than it must be (decision 0017). When an event's request window has
+ * closed (its last day for requests, else FACE_REQUEST_WINDOW_DAYS after it started or the file was
+ * indexed, whichever is later), the faces of its footage that no request matched are deleted, descriptors,
+ * boxes and crops; the matched ones stay for their reels. FACE_INDEX_RETENTION_DAYS after
+ * indexing the whole index goes. Either way the footage stays and can be indexed again, and its
+ * index reads "purged". Returns how many files' indexes were cut.
+ */
 export async function purgeExpiredIndexes(deps: Pick<AppDeps, 'db' | 'config'>): Promise<number> {
-  const cutoff = new Date(Date.now() - deps.config.faces.retentionDays * 24 * 60 * 60 * 1000);
+  const { retentionDays, requestWindowDays } = deps.config.faces;
+  const cutoff = new Date(Date.now() - retentionDays * 24 * 60 * 60 * 1000);
   const expired = await deps.db.select({ id: footage.id }).from(footage).where(and(eq(footage.indexState, 'indexed'), lt(footage.indexedAt, cutoff)));
-  if (!expired.length) return 0;
-  const ids = expired.map((f) => f.id);
+  const closed = await deps.db
+    .select({ id: footage.id })
+    .from(footage)
+    .innerJoin(events, eq(events.id, footage.eventId))
+    .where(
+      and(
+        eq(footage.indexState, 'indexed'),
+        // Footage indexed after the event began opens the window from then: families can ask
+        // only once they can see the footage exists.
+        sql`coalesce(${events.requestsCloseOn}, greatest(${events.startsOn}, (${footage.indexedAt} at time zone 'UTC')::date) + ${requestWindowDays}::int) < current_date`,
+      ),
+    );
+  const whole = expired.map((f) => f.id);
+  const unmatchedOnly = closed.map((f) => f.id).filter((id) => !whole.includes(id));
+  if (!whole.length && !unmatchedOnly.length) return 0;
   await deps.db.transaction(async (tx) => {
-    await tx.delete(faceTracks).where(inArray(faceTracks.footageId, ids));
-    await tx.update(footage).set({ indexState: 'purged', indexProgress: 0 }).where(inArray(footage.id, ids));
+    if (whole.length) await tx.delete(faceTracks).where(inArray(faceTracks.footageId, whole));
+    if (unmatchedOnly.length) {
+      await tx.delete(faceTracks).where(
+        and(
+          inArray(faceTracks.footageId, unmatchedOnly),
+          sql`not exists (select 1 from ${appearances} a where a.track_id = ${faceTracks.id} or a.track_ids ? (${faceTracks.id})::text)`,
+        ),
+      );
+    }
+    await tx.update(footage).set({ indexState: 'purged', indexProgress: 0 }).where(inArray(footage.id, [...whole, ...unmatchedOnly]));
   });
-  return ids.length;
+  return whole.length + unmatchedOnly.length;
 }

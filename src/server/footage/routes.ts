@@ -12,6 +12,7 @@ import { publishFootage } from '../faces/indexing';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { MAX_OFFSET_S } from './sync';
+import { openFaceData } from '../faces/face-data-seal';
 
 const text = (max: number) => z.string().trim().min(1).max(max).refine((v) => !hasControlCharacters(v), 'Control characters are not allowed.');
 const eventSchema = z.object({ name: text(120), location: text(120), dates: text(60), startsOn: z.string().date().nullish() });
@@ -173,7 +174,7 @@ export function footageRoutes(deps: AppDeps) {
       const id = c.req.param('id');
       const [track] = isUuid(id) ? await deps.db.select({ thumbnail: faceTracks.thumbnail }).from(faceTracks).where(eq(faceTracks.id, id)) : [];
       if (!track?.thumbnail) return apiError(c, 404, 'NOT_FOUND', 'Not found');
-      return c.body(new Uint8Array(track.thumbnail), 200, { 'Content-Type': 'image/jpeg', 'Cache-Control': 'private, no-store' });
+      return c.body(new Uint8Array(openFaceData(track.thumbnail)), 200, { 'Content-Type': 'image/jpeg', 'Cache-Control': 'private, no-store' });
     })
     .get('/footage/latest', async (c) => {
       const rows = await deps.db.select().from(footage).orderBy(desc(footage.createdAt)).limit(50);

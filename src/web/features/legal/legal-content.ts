@@ -156,7 +156,7 @@ export const PRIVACY_SECTIONS: LegalSection[] = [
   {
     title: 'How Long We Keep Information',
     paragraphs: [
-      'We keep personal information only as long as we need it for the purposes described here. For example, raw footage of a game is kept for 90 days after the event so that families can request reels, and is then deleted unless it is needed for a request that has already been made.',
+      'We keep personal information only as long as we need it for the purposes described here. For example, raw footage of a game is kept for 90 days after the event so that families can request reels, and is then deleted unless it is needed for a request that has already been made. The face templates our software makes of people in the footage are kept only while families can ask for reels of that event (30 days unless the event says otherwise) and are then deleted, except those matched to an athlete whose family asked; they are stored encrypted.',
       'Finished reels and stills stay available in your account while it is open. Account, profile and headshot information is kept until you delete it or close your account. Records of orders and payments are kept for as long as tax and accounting laws require.',
     ],
   },
