@@ -21,7 +21,6 @@ import type { AppDeps } from '../http/deps';
 import type { JobHandler } from '../jobs/queue';
 import { decodeAudioMono } from '../media/ffmpeg';
 import { crossCorrelate, fft } from '../media/fft';
-import { sniffVideoContainer } from '../media/video-type';
 
 export const SYNC_SAMPLE_RATE = 8000;
 /** Only the start of each file is heard: offsets up to a few minutes are what hand-started cameras give. */
@@ -226,16 +225,8 @@ export function refineOffset(reference: Float32Array, other: Float32Array, coars
 
 /** A footage file's sound for syncing: null when it has no audio stream or only silence. */
 export async function syncAudioOf(file: string): Promise<Float32Array | null> {
-  const handle = await fs.open(file, 'r');
-  const head = Buffer.alloc(64);
-  try {
-    await handle.read(head, 0, 64, 0);
-  } finally {
-    await handle.close();
-  }
-  const container = sniffVideoContainer(head);
-  if (!container) throw new Error('The footage file is not an MP4, MOV or WebM video.');
-  const samples = await decodeAudioMono(file, { container, sampleRate: SYNC_SAMPLE_RATE, maxSeconds: SYNC_MAX_SECONDS });
+  // Read as the container its structure names, or refused (media/ffmpeg.ts videoInput).
+  const samples = await decodeAudioMono(file, { sampleRate: SYNC_SAMPLE_RATE, maxSeconds: SYNC_MAX_SECONDS });
   return samples && samples.length >= SYNC_SAMPLE_RATE && rms(samples) >= SILENT_RMS ? samples : null;
 }
 

@@ -3,8 +3,9 @@
 // gets: the admin check and the size limit before a byte is stored; an upload continued only by
 // the admin who started it (anyone else's answers like a missing one); the bytes streamed to
 // disk, never held in memory; no GET of a finished upload; and a finished file accepted only when
-// its first bytes say MP4, MOV or WebM. Each kind checks its own metadata and turns the finished
-// file into its own row. See docs/decisions/0008.
+// its structure is a whole MP4, MOV or WebM (media/video-type.ts: a text file with "free" at bytes
+// 4–8 is not one). Each kind checks its own metadata and turns the finished file into its own row.
+// See docs/decisions/0008.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -15,7 +16,7 @@ import { AUTH_REQUIRED } from '../../common/messages';
 import { trustedOrigins } from '../auth/auth';
 import type { Viewer, ViewerEnv } from '../auth/session';
 import type { Config } from '../config';
-import { sniffVideoContainer } from '../media/video-type';
+import { readVideoContainer } from '../media/video-type';
 
 /** A tus error answer in the API's error shape: thrown from a hook, tus sends it as it is. */
 export const tusRefusal = (status_code: number, code: string, message: string, title?: string) => ({
@@ -65,7 +66,7 @@ export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
     async onUploadFinish(req, upload) {
       const viewer = viewers.get(req)!;
       const file = path.join(kind.directory, upload.id);
-      const answer = (await isVideoFile(file)) ? await kind.finish(file, upload, viewer) : null;
+      const answer = (await readVideoContainer(file)) ? await kind.finish(file, upload, viewer) : null;
       if (!answer) {
         await datastore.remove(upload.id).catch(() => {});
         throw tusRefusal(415, 'INVALID_FILE_TYPE', kind.notVideo.message, kind.notVideo.title);
@@ -84,16 +85,4 @@ export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
       return tus.handleWeb(c.req.raw);
     },
   };
-}
-
-/** MP4, MOV or WebM by the file's first bytes. */
-async function isVideoFile(file: string): Promise<boolean> {
-  const handle = await fs.open(file, 'r');
-  const head = Buffer.alloc(64);
-  try {
-    await handle.read(head, 0, 64, 0);
-  } finally {
-    await handle.close();
-  }
-  return sniffVideoContainer(head) !== null;
 }

@@ -1,7 +1,9 @@
 // ffprobe and ffmpeg, run as child processes on files (Debian's ffmpeg in CI; FFMPEG_PATH and
-// FFPROBE_PATH name others). Nothing here holds a video in memory.
+// FFPROBE_PATH name others). Nothing here holds a video in memory. Every uploaded file is read
+// through `videoInput`: its container named from its own structure, local files only, and no other
+// demuxer (issue 21: a DASH manifest that passed for MOV made ffmpeg read another family's video).
 import { spawn } from 'node:child_process';
-import type { VideoContainer } from './video-type';
+import { DEMUXER, readVideoContainer } from './video-type';
 
 const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
 const FFPROBE = process.env.FFPROBE_PATH || 'ffprobe';
@@ -36,6 +38,28 @@ function run(bin: string, args: string[], onStdout?: (chunk: string) => void): P
   });
 }
 
+/** A file given as a video that is not a whole MP4, MOV or WebM by its structure. */
+export class NotAVideoError extends Error {
+  constructor() {
+    super('The file is not an MP4, MOV or WebM video.');
+    this.name = 'NotAVideoError';
+  }
+}
+
+/**
+ * ffmpeg's and ffprobe's input options for an uploaded video (put other input options such as
+ * `-ss` before them): the container judged by the file's own structure (media/video-type.ts) is
+ * named with `-f`, only that demuxer may open anything (nothing nested: no manifest, playlist or
+ * concat script inside the file is followed) and only local files. Throws NotAVideoError when the
+ * file is not an MP4, MOV or WebM. The one way this code base reads an uploaded video.
+ */
+export async function videoInput(file: string): Promise<string[]> {
+  const container = await readVideoContainer(file);
+  if (!container) throw new NotAVideoError();
+  const demuxer = DEMUXER[container];
+  return ['-protocol_whitelist', 'file', '-format_whitelist', demuxer, '-f', demuxer, '-i', `file:${file}`];
+}
+
 function parseRate(rate: string | undefined): number | null {
   if (!rate) return null;
   const [n, d] = rate.split('/').map(Number);
@@ -43,7 +67,7 @@ function parseRate(rate: string | undefined): number | null {
 }
 
 export async function probeVideo(file: string): Promise<VideoProbe> {
-  const json = await run(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+  const json = await run(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...(await videoInput(file))]);
   const info = JSON.parse(json) as {
     format?: { format_name?: string; duration?: string };
     streams?: Array<{
@@ -80,7 +104,7 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
  * read from the packets' flags (nothing is decoded); null when fewer than two keyframes are there.
  */
 export async function longestKeyframeGap(file: string, withinSeconds: number): Promise<number | null> {
-  const csv = await run(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `%+${withinSeconds}`, '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', file]);
+  const csv = await run(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `%+${withinSeconds}`, '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', ...(await videoInput(file))]);
   const keyframes = csv
     .split('\n')
     .map((line) => line.split(','))
@@ -115,7 +139,7 @@ export async function makeWebVideo(input: string, output: string, probe: VideoPr
     : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '22', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '160k', '-ac', '2'];
   const args = [
     '-y', '-v', 'error', '-nostats', '-progress', 'pipe:1',
-    '-i', input,
+    ...(await videoInput(input)),
     // The first video and (if any) audio stream only: data tracks can carry a location.
     '-map', '0:v:0', '-map', '0:a:0?',
     '-map_metadata', '-1', '-map_chapters', '-1',
@@ -146,25 +170,20 @@ export async function runFfmpeg(args: string[], durationSeconds: number, onProgr
 
 /** One full-resolution frame at `atSeconds` as PNG (lossless, for stills). */
 export async function extractFullFrame(input: string, output: string, atSeconds: number): Promise<void> {
-  await run(FFMPEG, ['-y', '-v', 'error', '-ss', String(Math.max(0, atSeconds)), '-i', input, '-frames:v', '1', '-c:v', 'png', '-f', 'image2', output]);
+  await run(FFMPEG, ['-y', '-v', 'error', '-ss', String(Math.max(0, atSeconds)), ...(await videoInput(input)), '-frames:v', '1', '-c:v', 'png', '-f', 'image2', output]);
 }
 
 /** A JPEG frame at `atSeconds`, at most 1280 px wide. */
 export async function extractFrame(input: string, output: string, atSeconds: number): Promise<void> {
-  await run(FFMPEG, ['-y', '-v', 'error', '-ss', String(Math.max(0, atSeconds)), '-i', input, '-frames:v', '1', '-vf', "scale='min(1280,iw)':-2", '-q:v', '3', output]);
+  await run(FFMPEG, ['-y', '-v', 'error', '-ss', String(Math.max(0, atSeconds)), ...(await videoInput(input)), '-frames:v', '1', '-vf', "scale='min(1280,iw)':-2", '-q:v', '3', output]);
 }
-
-/** ffmpeg's demuxer for a container judged by the file's bytes (media/video-type.ts). */
-const DEMUXER: Record<VideoContainer, string> = { mp4: 'mov', mov: 'mov', webm: 'matroska' };
 
 /**
  * The first audio stream's first `maxSeconds`, mixed to mono and resampled to `sampleRate`, as
- * 32-bit float samples; null when the file has no audio stream. The input is read as the named
- * container from local files only: no other demuxer, no protocol that could open a URL or
- * another file named inside an uploaded one.
+ * 32-bit float samples; null when the file has no audio stream.
  */
-export async function decodeAudioMono(file: string, opts: { container: VideoContainer; sampleRate: number; maxSeconds: number }): Promise<Float32Array | null> {
-  const input = ['-protocol_whitelist', 'file', '-f', DEMUXER[opts.container], '-i', file];
+export async function decodeAudioMono(file: string, opts: { sampleRate: number; maxSeconds: number }): Promise<Float32Array | null> {
+  const input = await videoInput(file);
   const streams = await run(FFPROBE, ['-v', 'error', ...input, '-select_streams', 'a', '-show_entries', 'stream=index', '-of', 'csv=p=0']);
   if (!streams.trim()) return null;
   const args = ['-v', 'error', '-nostdin', ...input, '-map', '0:a:0', '-vn', '-sn', '-dn', '-t', String(opts.maxSeconds), '-ac', '1', '-ar', String(opts.sampleRate), '-f', 'f32le', 'pipe:1'];

@@ -1,20 +1,141 @@
-// What kind of video a file is, judged by its first bytes (never by its name or the browser's
-// word): MP4 and MOV start with an ISO-BMFF `ftyp` box, WebM with an EBML header.
+// What kind of video a file is, judged by its own structure (never by its name, the browser's word
+// or a few magic bytes): MP4 and MOV are a chain of ISO-BMFF boxes that covers the file exactly,
+// starts with `ftyp` (or an atom an older QuickTime file starts with) and holds a `moov` with
+// tracks; WebM is an EBML header of doc type `webm` followed by its Segment. A text file that
+// merely has "free" at bytes 4–8 (a DASH manifest, issue 21) is none of these. ffmpeg is then told
+// which container to read (media/ffmpeg.ts `videoInput`), so it never guesses from the contents.
+import fs from 'node:fs/promises';
+
 export type VideoContainer = 'mp4' | 'mov' | 'webm';
 
-/** Atoms an older QuickTime file may start with instead of `ftyp`. */
-const QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
+/** ffmpeg's demuxer for each container. */
+export const DEMUXER: Record<VideoContainer, 'mov' | 'matroska'> = { mp4: 'mov', mov: 'mov', webm: 'matroska' };
 
-/** Give it the first 64 bytes of the file. */
-export function sniffVideoContainer(head: Buffer): VideoContainer | null {
-  if (head.length >= 12 && head.toString('latin1', 4, 8) === 'ftyp') {
-    const brand = head.toString('latin1', 8, 12);
-    return brand === 'qt  ' ? 'mov' : 'mp4';
+/** Atoms a QuickTime file may start with instead of `ftyp`. */
+const FIRST_ATOMS = new Set(['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
+/** A box type is four printable characters (© is used by QuickTime). */
+const BOX_TYPE = /^[\x20-\x7e\xa9]{4}$/;
+/** Far more boxes than any camera writes (a fragmented file has two a fragment). */
+const MAX_BOXES = 500_000;
+
+type Reader = (at: number, length: number) => Promise<Buffer>;
+
+/**
+ * The container of the file at `file` by its structure, or null when it is not a whole MP4, MOV or
+ * WebM file (not a video, truncated, or its boxes do not add up).
+ */
+export async function readVideoContainer(file: string): Promise<VideoContainer | null> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const read: Reader = async (at, length) => {
+      const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - at)));
+      if (buffer.length) await handle.read(buffer, 0, buffer.length, at);
+      return buffer;
+    };
+    const head = await read(0, 4);
+    if (head.length === 4 && head.readUInt32BE(0) === EBML_ID) return (await readWebm(read, size)) ? 'webm' : null;
+    return await readIsoBmff(read, size);
+  } finally {
+    await handle.close();
   }
-  if (head.length >= 8 && QUICKTIME_ATOMS.has(head.toString('latin1', 4, 8))) return 'mov';
-  if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) {
-    // EBML: WebM (Matroska with the webm doc type); plain Matroska is not accepted.
-    return head.includes(Buffer.from('webm')) ? 'webm' : null;
+}
+
+interface Box {
+  type: string;
+  /** Where the box's content starts and where the box ends. */
+  body: number;
+  end: number;
+}
+
+/** The boxes from `start` to `end`, which they must cover exactly; null when they do not. */
+async function boxesIn(read: Reader, start: number, end: number, first?: (type: string) => boolean): Promise<Box[] | null> {
+  const boxes: Box[] = [];
+  for (let at = start; at < end; ) {
+    if (end - at < 8 || boxes.length >= MAX_BOXES) return null;
+    const header = await read(at, 16);
+    const type = header.toString('latin1', 4, 8);
+    if (!BOX_TYPE.test(type)) return null;
+    if (!boxes.length && first && !first(type)) return null;
+    let size = header.readUInt32BE(0);
+    let body = at + 8;
+    if (size === 1) {
+      if (header.length < 16) return null;
+      size = Number(header.readBigUInt64BE(8));
+      body = at + 16;
+    } else if (size === 0) {
+      size = end - at; // the last box runs to the end
+    }
+    if (size < body - at || at + size > end) return null;
+    boxes.push({ type, body, end: at + size });
+    at += size;
   }
-  return null;
+  return boxes;
+}
+
+async function readIsoBmff(read: Reader, size: number): Promise<VideoContainer | null> {
+  const boxes = await boxesIn(read, 0, size, (type) => FIRST_ATOMS.has(type));
+  if (!boxes?.length) return null;
+  // `ftyp` comes first when there is one, and once.
+  if (boxes.some((b, i) => b.type === 'ftyp' && i > 0)) return null;
+  // One movie box, whose own boxes add up and include at least one track.
+  const movies = boxes.filter((b) => b.type === 'moov');
+  if (movies.length !== 1) return null;
+  const tracks = await boxesIn(read, movies[0]!.body, movies[0]!.end);
+  if (!tracks?.some((b) => b.type === 'trak')) return null;
+  if (boxes[0]!.type !== 'ftyp') return 'mov';
+  if (boxes[0]!.end - boxes[0]!.body < 8) return null;
+  return (await read(boxes[0]!.body, 4)).toString('latin1') === 'qt  ' ? 'mov' : 'mp4';
+}
+
+const EBML_ID = 0x1a45dfa3;
+const DOC_TYPE_ID = 0x4282;
+const SEGMENT_ID = 0x18538067;
+const VOID_ID = 0xec;
+
+/** An EBML variable-length number at `at` of `bytes`: its value (marker kept for ids) and length. */
+function vint(bytes: Buffer, at: number, keepMarker: boolean): { value: number; length: number; unknown: boolean } | null {
+  const first = bytes[at];
+  if (first === undefined || first === 0) return null;
+  const length = Math.clz32(first) - 23; // 1 for 0b1xxxxxxx … 8 for 0b00000001
+  if (length > 8 || at + length > bytes.length) return null;
+  let value = keepMarker ? first : first & (0xff >> length);
+  let allOnes = (first & (0xff >> length)) === 0xff >> length;
+  for (let i = 1; i < length; i++) {
+    value = value * 256 + bytes[at + i]!;
+    allOnes &&= bytes[at + i] === 0xff;
+  }
+  return { value, length, unknown: !keepMarker && allOnes };
+}
+
+/** An EBML element's id and size at `at` of `bytes`, and where its content starts. */
+function element(bytes: Buffer, at: number) {
+  const id = vint(bytes, at, true);
+  if (!id || id.length > 4) return null;
+  const size = vint(bytes, at + id.length, false);
+  if (!size) return null;
+  return { id: id.value, size: size.value, unknown: size.unknown, body: at + id.length + size.length };
+}
+
+/** An EBML header of doc type webm, then (after any Void) a Segment that fits in the file. */
+async function readWebm(read: Reader, size: number): Promise<boolean> {
+  const head = await read(0, 4096);
+  const header = element(head, 0);
+  if (!header || header.id !== EBML_ID || header.unknown || header.body + header.size > head.length) return false;
+  let docType: string | null = null;
+  for (let at = header.body; at < header.body + header.size; ) {
+    const child = element(head, at);
+    if (!child || child.unknown || child.body + child.size > header.body + header.size) return false;
+    if (child.id === DOC_TYPE_ID) docType = head.toString('latin1', child.body, child.body + child.size).replace(/\0+$/, '');
+    at = child.body + child.size;
+  }
+  if (docType !== 'webm') return false;
+  for (let at = header.body + header.size; ; ) {
+    const next = element(await read(at, 16), 0);
+    if (!next) return false;
+    const body = at + (next.body);
+    if (next.id === SEGMENT_ID) return next.unknown || body + next.size <= size;
+    if (next.id !== VOID_ID || next.unknown || body + next.size > size) return false;
+    at = body + next.size;
+  }
 }

@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { outputDuration, REEL_FORMAT, type OutputKind } from '../../common/reel-format';
-import { runFfmpeg } from '../media/ffmpeg';
+import { runFfmpeg, videoInput } from '../media/ffmpeg';
 import { spotlightRing } from './cards';
 import { cropCommands, planCrop, type FaceSample } from './crop-path';
 
@@ -87,7 +87,7 @@ export async function renderOutput(opts: RenderOptions): Promise<{ durationS: nu
 
   card(opts.introPng, format.introS, 'intro');
   for (const [i, clip] of clips.entries()) {
-    args.push('-ss', n3(clip.startS), '-t', n3(clip.durationS), '-i', clip.file);
+    args.push('-ss', n3(clip.startS), '-t', n3(clip.durationS), ...(await videoInput(clip.file)));
     const source = input++;
     let chain = `[${source}:v]setpts=PTS-STARTPTS,fps=${FPS}`;
     const first = clip.faces.find((f) => f.t >= 0 && f.t < clip.durationS);

@@ -1,5 +1,5 @@
 // Admins upload a video for an athlete resumably (http/admin-tus.ts: the admin check and the
-// 500MB limit before a byte is stored, DATA_DIR/uploads, only MP4, MOV or WebM by its bytes). A
+// 500MB limit before a byte is stored, DATA_DIR/uploads, only MP4, MOV or WebM by its structure). A
 // finished upload becomes a video row and the original in storage, and a 'media.process-video'
 // job takes it from there. See docs/decisions/0008.
 import path from 'node:path';
