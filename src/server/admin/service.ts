@@ -1,6 +1,7 @@
 // Making and unmaking admins (`npm run admin -- grant|revoke <email>`), the same rules whichever
 // way the command reaches the database (directly, or through the running server's channel).
 import { audit } from '../audit/log';
+import { endViewAsSessions } from '../auth/impersonation';
 import type { Db } from '../db/client';
 import { findUserByEmail, grantAdmin, revokeAdmin } from './queries';
 
@@ -23,5 +24,8 @@ export async function runAdminCommand(db: Db, command: 'grant' | 'revoke', email
   }
   const changed = await revokeAdmin(db, account.id);
   if (changed) await audit(db, { actorId: null, action: 'admin.revoke', subjectUserId: account.id, details: { via: 'command line' } });
+  // Every "View as User" session the admin has open ends with their role (requireUser also
+  // refuses one whose admin is no longer active, whatever path made the row inactive).
+  await endViewAsSessions(db, { adminId: account.id }, 'admin revoked');
   return { ok: true, message: changed ? `${email} is no longer an admin.` : `${email} was not an admin.` };
 }

@@ -1,7 +1,8 @@
 // The audit log: what admins did to a family's data (docs/security.md). Rows are only added.
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { auditLog } from '../db/schema';
+import { auditLog, session } from '../db/schema';
+import { IMPERSONATION_SECONDS, viewAsEndsAt } from '../auth/view-as-hour';
 
 export type AuditAction =
   | 'impersonation.start'
@@ -36,23 +37,40 @@ export async function audit(
   await db.insert(auditLog).values({ ...entry, details: entry.details ?? {} });
 }
 
-/** When support viewed a user's account: each visit's start and end, newest first. */
+/**
+ * When support viewed a user's account: each visit's start and end, newest first. A visit ends by
+ * Exit, sign-out, its hour, or its admin losing the role (each written as `impersonation.stop`
+ * with its session); one whose session has run out unseen ended at its expiry.
+ */
 export async function supportVisits(db: Db, userId: string, limit = 10) {
-  const rows = await db
-    .select({ action: auditLog.action, at: auditLog.createdAt, details: auditLog.details })
+  const starts = await db
+    .select({ at: auditLog.createdAt, details: auditLog.details })
     .from(auditLog)
-    .where(and(eq(auditLog.subjectUserId, userId), inArray(auditLog.action, ['impersonation.start', 'impersonation.stop'])))
+    .where(and(eq(auditLog.subjectUserId, userId), eq(auditLog.action, 'impersonation.start')))
     .orderBy(desc(auditLog.createdAt))
-    .limit(limit * 2);
-  const visits: Array<{ startedAt: string; endedAt: string | null }> = [];
-  // Rows come newest first: a stop belongs to the start that follows it in this list.
-  let pendingStop: Date | null = null;
-  for (const row of rows) {
-    if (row.action === 'impersonation.stop') pendingStop = row.at;
-    else {
-      visits.push({ startedAt: row.at.toISOString(), endedAt: pendingStop?.toISOString() ?? null });
-      pendingStop = null;
-    }
-  }
-  return visits.slice(0, limit);
+    .limit(limit);
+  if (!starts.length) return [];
+  const stops = await db
+    .select({ at: auditLog.createdAt, details: auditLog.details })
+    .from(auditLog)
+    .where(and(eq(auditLog.subjectUserId, userId), eq(auditLog.action, 'impersonation.stop'), gte(auditLog.createdAt, starts.at(-1)!.at)))
+    .orderBy(asc(auditLog.createdAt));
+  const sessionOf = (details: unknown) => (details as { sessionId?: string }).sessionId ?? null;
+  const ids = starts.map((s) => sessionOf(s.details)).filter((id): id is string => Boolean(id));
+  const live = ids.length ? await db.select().from(session).where(inArray(session.id, ids)) : [];
+  const now = new Date();
+  return starts.map((start, i) => {
+    const id = sessionOf(start.details);
+    const stop = stops.find((s) => id && ((s.details as { sessionIds?: string[] }).sessionIds ?? []).includes(id));
+    if (stop) return { startedAt: start.at.toISOString(), endedAt: (stop.details as { endedAt?: string }).endedAt ?? stop.at.toISOString() };
+    // Older records name no session: the first stop after the start, before the next start.
+    const next = starts[i - 1]?.at;
+    const legacy = stops.find((s) => !(s.details as { sessionIds?: unknown }).sessionIds && s.at >= start.at && (!next || s.at < next));
+    if (legacy) return { startedAt: start.at.toISOString(), endedAt: legacy.at.toISOString() };
+    const row = live.find((r) => r.id === id);
+    const endsAt = row ? viewAsEndsAt(row) : new Date(start.at.getTime() + IMPERSONATION_SECONDS * 1000);
+    if (row && endsAt > now) return { startedAt: start.at.toISOString(), endedAt: null };
+    // Gone without a record (older data): it ended by its hour at the latest.
+    return { startedAt: start.at.toISOString(), endedAt: (endsAt < now ? endsAt : now).toISOString() };
+  });
 }

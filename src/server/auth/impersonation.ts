@@ -3,8 +3,10 @@
 // better-auth's admin plugin but with our own rules: only an active admin (admins table), never
 // another admin, never while already viewing as someone, for one hour at most; the admin's own
 // session waits in a signed cookie and comes back on exit; every start and end is in the audit
-// log (and every change made meanwhile, by requireUser).
-import { and, eq } from 'drizzle-orm';
+// log (and every change made meanwhile, by requireUser). The hour is the server's: better-auth
+// never renews such a session (whatever cookies the browser sends), and it ends when its admin
+// stops being one (issue 21).
+import { and, eq, isNotNull, type SQL } from 'drizzle-orm';
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthEndpoint, getSessionFromCtx } from 'better-auth/api';
 import { deleteSessionCookie, expireCookie, setSessionCookie } from 'better-auth/cookies';
@@ -14,9 +16,39 @@ import { isActiveAdmin } from '../admin/queries';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { session as sessionTable } from '../db/schema';
+import { IMPERSONATION_SECONDS, viewAsEndsAt } from './view-as-hour';
 
-export const IMPERSONATION_SECONDS = 60 * 60;
 const ADMIN_COOKIE = 'admin_session';
+
+type SessionTimes = { createdAt: Date | string; expiresAt: Date | string };
+
+/** Why a visit ended, as the audit log's `impersonation.stop` says (the family sees when). */
+export type VisitEnd = 'exit' | 'expired' | 'admin revoked' | 'signed out';
+
+/**
+ * Ends view-as sessions now: deletes them and writes each end to the audit log. By admin (every
+ * session that admin started, e.g. when they stop being an admin) or by session id.
+ */
+export async function endViewAsSessions(db: Db, which: { adminId: string } | { sessionId: string }, reason: VisitEnd): Promise<number> {
+  const where: SQL | undefined =
+    'adminId' in which
+      ? eq(sessionTable.impersonatedBy, which.adminId)
+      : and(eq(sessionTable.id, which.sessionId), isNotNull(sessionTable.impersonatedBy));
+  const ended = await db.delete(sessionTable).where(where).returning();
+  for (const row of ended) await recordEnd(db, row, reason);
+  return ended.length;
+}
+
+async function recordEnd(db: Db, row: SessionTimes & { id: string; userId: string; impersonatedBy: string | null }, reason: VisitEnd) {
+  const expired = viewAsEndsAt(row).getTime() <= Date.now();
+  await audit(db, {
+    actorId: row.impersonatedBy,
+    action: 'impersonation.stop',
+    subjectUserId: row.userId,
+    // An expired session is found after its hour: it ended at its expiry, not when it was found.
+    details: { sessionIds: [row.id], reason: expired ? 'expired' : reason, endedAt: (expired ? viewAsEndsAt(row) : new Date()).toISOString() },
+  });
+}
 
 export function impersonation(db: Db) {
   return {
@@ -24,6 +56,39 @@ export function impersonation(db: Db) {
     schema: {
       session: { fields: { impersonatedBy: { type: 'string', required: false, fieldName: 'impersonatedBy' } } },
     },
+    init: () => ({
+      options: {
+        databaseHooks: {
+          session: {
+            update: {
+              // better-auth renews a session it looks up (to 30 days, unless the browser sends its
+              // dont_remember cookie). A view-as session keeps its hour: the renewal's new expiry
+              // is replaced by the session's own end (the session being looked up is the
+              // request's; the after hook below holds even where it is not).
+              before: async (data, endpoint) => {
+                const current = endpoint?.context.session?.session as (SessionTimes & { impersonatedBy?: string | null }) | undefined;
+                if (!current?.impersonatedBy || !('expiresAt' in data)) return;
+                return { data: { ...data, expiresAt: viewAsEndsAt(current) } };
+              },
+              after: async (row) => {
+                const updated = row as (SessionTimes & { id: string; impersonatedBy?: string | null }) | null;
+                if (!updated?.impersonatedBy) return;
+                const endsAt = viewAsEndsAt(updated);
+                if (new Date(updated.expiresAt) > endsAt) await db.update(sessionTable).set({ expiresAt: endsAt }).where(eq(sessionTable.id, updated.id));
+              },
+            },
+            delete: {
+              // Signed out while viewing, or cleaned up by better-auth once expired: the visit
+              // ended, and the family's list of visits says when.
+              after: async (row) => {
+                const ended = row as (SessionTimes & { id: string; userId: string; impersonatedBy?: string | null }) | null;
+                if (ended?.impersonatedBy) await recordEnd(db, { ...ended, impersonatedBy: ended.impersonatedBy }, 'signed out');
+              },
+            },
+          },
+        },
+      },
+    }),
     endpoints: {
       startImpersonation: createAuthEndpoint(
         '/impersonation/start',
@@ -71,12 +136,20 @@ export function impersonation(db: Db) {
         const viewed = current && (current.session as { impersonatedBy?: string | null }).impersonatedBy === adminSession.user.id ? current : null;
         // Every view-as session this admin started for that user ends now, expired or not.
         const subjectId = viewed?.user.id ?? null;
-        if (subjectId) {
-          await db.delete(sessionTable).where(and(eq(sessionTable.userId, subjectId), eq(sessionTable.impersonatedBy, adminSession.user.id)));
-        }
+        const ended = subjectId
+          ? await db
+              .delete(sessionTable)
+              .where(and(eq(sessionTable.userId, subjectId), eq(sessionTable.impersonatedBy, adminSession.user.id)))
+              .returning({ id: sessionTable.id })
+          : [];
         await setSessionCookie(ctx, adminSession, false);
         expireCookie(ctx, adminCookie);
-        await audit(db, { actorId: adminSession.user.id, action: 'impersonation.stop', subjectUserId: subjectId });
+        await audit(db, {
+          actorId: adminSession.user.id,
+          action: 'impersonation.stop',
+          subjectUserId: subjectId,
+          details: { sessionIds: ended.map((e) => e.id), reason: 'exit', endedAt: new Date().toISOString() },
+        });
         return ctx.json({ user: { id: adminSession.user.id, email: adminSession.user.email } });
       }),
     },

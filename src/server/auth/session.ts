@@ -7,6 +7,8 @@ import { isActiveAdmin } from '../admin/queries';
 import type { Db } from '../db/client';
 import { apiError } from '../http/errors';
 import type { Auth } from './auth';
+import { endViewAsSessions } from './impersonation';
+import { viewAsEndsAt } from './view-as-hour';
 
 export interface Viewer {
   userId: string;
@@ -22,6 +24,15 @@ export async function getViewer(auth: Auth, db: Db, headers: Headers): Promise<V
   const result = await auth.api.getSession({ headers });
   if (!result) return null;
   const impersonatedBy = (result.session as { impersonatedBy?: string | null }).impersonatedBy ?? null;
+  if (impersonatedBy) {
+    // The server holds a view-as session to its hour whatever its row says, and ends it the
+    // moment its admin is no longer one, however the admins row was changed (issue 21).
+    const ended = viewAsEndsAt(result.session) <= new Date() ? 'expired' : (await isActiveAdmin(db, impersonatedBy)) ? null : 'admin revoked';
+    if (ended) {
+      await endViewAsSessions(db, { sessionId: result.session.id }, ended);
+      return null;
+    }
+  }
   return {
     userId: result.user.id,
     email: result.user.email,
@@ -29,7 +40,7 @@ export async function getViewer(auth: Auth, db: Db, headers: Headers): Promise<V
     // A view-as session is the user's, whoever started it: never an admin's.
     isAdmin: impersonatedBy ? false : await isActiveAdmin(db, result.user.id),
     impersonatedBy,
-    sessionExpiresAt: new Date(result.session.expiresAt),
+    sessionExpiresAt: impersonatedBy ? viewAsEndsAt(result.session) : new Date(result.session.expiresAt),
   };
 }
 
@@ -58,10 +69,13 @@ export function requireUser(auth: Auth, db: Db): MiddlewareHandler<ViewerEnv> {
   };
 }
 
-/** Refuses what an admin viewing the site as a user must not do for them (paying, above all). */
-export function refuseWhileImpersonating(): MiddlewareHandler<ViewerEnv> {
+/**
+ * Refuses what an admin viewing the site as a user must not do for them: what is the family's own
+ * act (paying, agreeing to face matching), with the screen's own words when it has them.
+ */
+export function refuseWhileImpersonating(message: string = IMPERSONATION.refused, title?: string): MiddlewareHandler<ViewerEnv> {
   return async (c, next) => {
-    if (c.var.viewer.impersonatedBy) return apiError(c, 403, 'IMPERSONATING', IMPERSONATION.refused);
+    if (c.var.viewer.impersonatedBy) return apiError(c, 403, 'IMPERSONATING', message, title);
     return next();
   };
 }

@@ -4,7 +4,7 @@
 // (users list, uploads in progress, orders) follow along.
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { requireUser, type ViewerEnv } from '../auth/session';
+import { getViewer, requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';
 import type { ChangeEvent } from './bus';
 
@@ -79,8 +79,9 @@ export function realtimeRoutes(deps: AppDeps, opts: RealtimeOptions = {}) {
 
 async function stillSignedIn(deps: AppDeps, headers: Headers, userId: string): Promise<boolean> {
   try {
-    const session = await deps.auth.api.getSession({ headers });
-    return session?.user.id === userId;
+    // The same lookup as every API route: a view-as session past its hour or its admin ends here too.
+    const viewer = await getViewer(deps.auth, deps.db, headers);
+    return viewer?.userId === userId;
   } catch {
     return true; // a database hiccup is not a sign-out; the next heartbeat asks again
   }

@@ -5,6 +5,7 @@ import { api, unwrap } from '../../lib/api';
 import { Card, CardTitle } from '../../ui/card';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { timeStyle: 'short' });
 const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
 
 export function SupportVisits() {
@@ -21,7 +22,8 @@ export function SupportVisits() {
         {visits.data.map((v) => (
           <li key={v.startedAt}>
             {when(v.startedAt)}
-            {v.endedAt ? ` · ${minutes(v.startedAt, v.endedAt)} min` : ''}
+            {/* Every visit ends (Exit, its hour, or the admin's access removed) and says when. */}
+            {v.endedAt ? ` · ended ${time(v.endedAt)} (${minutes(v.startedAt, v.endedAt)} min)` : ' · going on now'}
           </li>
         ))}
       </ul>
