@@ -144,6 +144,12 @@ export const FACE_MATCHING = {
   referenceAdded: 'Reference photo added.',
   referenceRemoved: 'Reference photo removed.',
   consentRequired: 'Turn on face matching first.',
+  /** Who agreed and when, under the choice (the consent record's faceMatchConsentBy and At). */
+  consentGiven: (date: string) => `Turned on by you on ${date}.`,
+  /** A consent given before the record said who gave it. */
+  consentGivenUnrecorded: (date: string) => `Turned on on ${date}.`,
+  /** An admin viewing the site as the family: consent and reference photos are the family's own act. */
+  familyOnly: 'Only the family can turn face matching on or off and add or remove reference photos. This is not possible while viewing the site as a user.',
   noFace: 'We could not find a face in this photo. Please choose a photo where your athlete\'s face is clearly visible.',
   severalFaces: 'This photo shows more than one face. Please choose a photo of your athlete alone.',
   tooSmallOrBlurred: 'The face in this photo is too small or blurred to match. Please choose a closer, sharper photo.',

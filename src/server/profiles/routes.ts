@@ -26,6 +26,8 @@ import { athleteProfileComplete, athleteProfileIncomplete, finishAthleteProfile,
 const MULTIPART_OVERHEAD = 64 * 1024;
 
 export function profileRoutes(deps: AppDeps) {
+  // Face matching is biometric consent: the family's own act, never an admin's viewing as them.
+  const familyOnly = refuseWhileImpersonating(FACE_MATCHING.familyOnly, FACE_MATCHING.title);
   const notFound = (c: Parameters<typeof apiError>[0]) => apiError(c, 404, 'USER_NOT_FOUND', PROFILE.notFound);
   return new Hono<ViewerEnv>()
     .use(requireUser(deps.auth, deps.db))
@@ -85,6 +87,8 @@ export function profileRoutes(deps: AppDeps) {
       return c.json({
         consent: Boolean(row.faceMatchConsentAt),
         consentAt: row.faceMatchConsentAt?.toISOString() ?? null,
+        // Who agreed: the account holder themselves (false for a consent older than that record).
+        consentByAccountHolder: Boolean(row.faceMatchConsentAt) && row.faceMatchConsentBy === c.var.viewer.userId,
         // Whether the headshot can be used, and how many reference photos can (faces/references.ts).
         headshot: readiness.headshot,
         headshotUsable: readiness.headshot === 'usable',
@@ -92,14 +96,14 @@ export function profileRoutes(deps: AppDeps) {
         photos: await listReferencePhotos(deps, c.var.viewer.userId),
       });
     })
-    .put('/face-matching', async (c) => {
+    .put('/face-matching', familyOnly, async (c) => {
       const body = (await c.req.json().catch(() => null)) as { consent?: unknown } | null;
       if (typeof body?.consent !== 'boolean') return apiError(c, 400, 'VALIDATION_ERROR', FACE_MATCHING.consentLabel);
       // Turning it off is always possible; on waits for the birthday and the guardian's agreement.
       if (body.consent && !(await athleteProfileComplete(deps.db, c.var.viewer.userId))) return athleteProfileIncomplete(c);
       return c.json(await setFaceMatchingConsent(deps, c.var.viewer.userId, body.consent));
     })
-    .post('/reference-photos', requireCompleteAthleteProfile(deps.db), uploadLimit(REFERENCE_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_10MB), async (c) => {
+    .post('/reference-photos', familyOnly, requireCompleteAthleteProfile(deps.db), uploadLimit(REFERENCE_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_10MB), async (c) => {
       const form = await readForm(c);
       const photo = form ? await fileField(form, 'photo') : null;
       if (!photo) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
@@ -110,7 +114,7 @@ export function profileRoutes(deps: AppDeps) {
         return imageRejection(c, error, FILE_TOO_LARGE_10MB);
       }
     })
-    .delete('/reference-photos/:id', async (c) => {
+    .delete('/reference-photos/:id', familyOnly, async (c) => {
       const id = c.req.param('id');
       const removed = /^[0-9a-f-]{36}$/i.test(id) && (await removeReferencePhoto(deps, c.var.viewer.userId, id));
       return removed ? c.json({ id }) : apiError(c, 404, 'NOT_FOUND', 'Not found');

@@ -100,7 +100,7 @@ function Dashboard() {
           <div className="flex flex-col gap-6">
             <RequestForm />
             <ProfileCard profile={p} />
-            <FaceMatchingCard hasHeadshot={Boolean(p.avatarUrl)} />
+            <FaceMatchingCard hasHeadshot={Boolean(p.avatarUrl)} familyOnly={impersonating} />
             <SupportVisits />
           </div>
         </div>

@@ -14,6 +14,8 @@ import { Card, CardTitle } from '../../ui/card';
 interface FaceMatchingState {
   consent: boolean;
   consentAt: string | null;
+  /** Whether the account holder gave that consent themselves (the record says who, from issue 21). */
+  consentByAccountHolder: boolean;
   headshotUsable: boolean;
   /** Whether the headshot can be used for matching (off: face matching is off, nothing checked). */
   headshot: 'usable' | 'unusable' | 'missing' | 'off';
@@ -25,7 +27,10 @@ interface FaceMatchingState {
 const KEY = ['profile', 'face-matching'];
 const MAX_PHOTOS = 5;
 
-export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
+const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' });
+
+/** familyOnly: an admin viewing the site as the family sees the choice but cannot make it. */
+export function FaceMatchingCard({ hasHeadshot, familyOnly = false }: { hasHeadshot: boolean; familyOnly?: boolean }) {
   const queryClient = useQueryClient();
   const state = useQuery({ queryKey: KEY, queryFn: () => requestJson<FaceMatchingState>('/api/profile/face-matching') });
   const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
@@ -77,7 +82,7 @@ export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
           className="mt-0.5 h-5 w-5 accent-red-600"
           // The choice shows at once; the server's answer confirms it (or puts it back).
           checked={choice ?? data.consent}
-          disabled={consent.isPending}
+          disabled={consent.isPending || familyOnly}
           onChange={(e) => {
             setChoice(e.target.checked);
             consent.mutate(e.target.checked);
@@ -87,7 +92,18 @@ export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
       </label>
       <p className="mt-2 text-sm text-neutral-300" aria-live="polite">
         {data.consent ? FACE_MATCHING.on : FACE_MATCHING.off}
+        {data.consent && data.consentAt && (
+          <span className="block text-neutral-400" data-testid="consent-record">
+            {data.consentByAccountHolder ? FACE_MATCHING.consentGiven(day(data.consentAt)) : FACE_MATCHING.consentGivenUnrecorded(day(data.consentAt))}
+          </span>
+        )}
       </p>
+      {familyOnly && (
+        <p className="mt-3 flex items-start gap-2 rounded-md bg-yellow-950 px-3 py-2 text-sm text-yellow-100" data-testid="face-matching-family-only">
+          <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+          <span>{FACE_MATCHING.familyOnly}</span>
+        </p>
+      )}
       {note && (
         <p
           className={cn('mt-3 flex items-start gap-2 rounded-md px-3 py-2 text-sm', note.ok ? 'bg-neutral-800/60 text-neutral-200' : 'bg-yellow-950 text-yellow-100')}
@@ -108,14 +124,16 @@ export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
             {data.photos.map((photo, i) => (
               <li key={photo.id} className="relative">
                 {photo.url && <img src={photo.url} alt={`Reference photo ${i + 1}`} width={72} height={72} className="h-18 w-18 rounded-lg object-cover" />}
-                <button
-                  type="button"
-                  className="absolute -right-2 -top-2 rounded-full bg-neutral-900 p-1.5 text-neutral-200 ring-1 ring-neutral-700 hover:text-white"
-                  aria-label={`Remove reference photo ${i + 1}`}
-                  onClick={() => remove.mutate(photo.id)}
-                >
-                  <Trash2 className="h-3.5 w-3.5" aria-hidden="true" />
-                </button>
+                {!familyOnly && (
+                  <button
+                    type="button"
+                    className="absolute -right-2 -top-2 rounded-full bg-neutral-900 p-1.5 text-neutral-200 ring-1 ring-neutral-700 hover:text-white"
+                    aria-label={`Remove reference photo ${i + 1}`}
+                    onClick={() => remove.mutate(photo.id)}
+                  >
+                    <Trash2 className="h-3.5 w-3.5" aria-hidden="true" />
+                  </button>
+                )}
               </li>
             ))}
           </ul>
@@ -131,7 +149,7 @@ export function FaceMatchingCard({ hasHeadshot }: { hasHeadshot: boolean }) {
               e.target.value = '';
             }}
           />
-          <Button size="sm" variant="outline" disabled={add.isPending || data.photos.length >= MAX_PHOTOS} onClick={() => picker.current?.click()}>
+          <Button size="sm" variant="outline" disabled={add.isPending || familyOnly || data.photos.length >= MAX_PHOTOS} onClick={() => picker.current?.click()}>
             {add.isPending ? 'Checking…' : FACE_MATCHING.addReference}
           </Button>
         </div>
