@@ -18,6 +18,34 @@ export const IMPERSONATION = {
   refused: 'This is not possible while viewing the site as a user.',
 } as const;
 
+/** The enrolment screen of an admin's second factor (issue 21). */
+export const SECOND_FACTOR_SETUP = {
+  title: 'Set up your second factor',
+  intro:
+    'Your account can see every family\'s photos, videos and face data. Before the admin pages open, add a second step to your sign-in: a code from an authenticator app on your phone.',
+  passwordStep: 'Confirm your password to start.',
+  passwordLabel: 'Password',
+  start: 'Continue',
+  starting: 'Preparing...',
+  scanStep: 'Scan this QR code with your authenticator app (Google Authenticator, 1Password, Authy, Microsoft Authenticator...).',
+  qrLabel: 'QR code for your authenticator app',
+  manualStep: 'Cannot scan? Add an account by hand with this key (time-based, 6 digits):',
+  uriLabel: 'Or open this link on the phone that has the app:',
+  confirmStep: 'Enter the 6-digit code your app shows now.',
+  confirm: 'Confirm',
+  confirming: 'Checking...',
+  recoveryTitle: 'Save your recovery codes',
+  recoveryText:
+    'If you lose your phone, each of these codes lets you sign in once. They are shown only now: download or copy them and keep them somewhere safe.',
+  download: 'Download codes',
+  copy: 'Copy codes',
+  copied: 'Copied',
+  done: 'Go to the admin portal',
+  enrolled: { title: 'Second factor set up', description: 'Sign-ins to this account now ask for a code.' },
+  failed: { title: 'Setup Failed' },
+  fileName: 'get-it-on-tape-recovery-codes.txt',
+} as const;
+
 /** The admin area's texts (spec sections 2, 4, 5 and 8). */
 export const ADMIN = {
   backToAdmin: 'Back to Admin',

@@ -125,6 +125,43 @@ export const HEADSHOT_ADVICE =
 export const HEADSHOT_FAILED =
   'Your account was created, but the headshot could not be saved. You can add a photo from your dashboard.';
 
+/**
+ * An admin's second factor (issue 21): the code prompt at sign-in and the server's answers.
+ * The enrolment screen's texts are in admin-messages.ts.
+ */
+export const SECOND_FACTOR = {
+  setupPath: '/two-factor/setup',
+  promptPath: '/auth/two-factor',
+  promptTitle: 'Enter your code',
+  promptText: 'Open your authenticator app and enter the 6-digit code for Get It On Tape.',
+  recoveryTitle: 'Use a recovery code',
+  recoveryText: 'Enter one of the recovery codes you saved when you set up your authenticator app. Each works once.',
+  codeLabel: '6-digit code',
+  recoveryLabel: 'Recovery code',
+  verify: 'Verify',
+  verifying: 'Verifying...',
+  useRecovery: 'Use a recovery code',
+  useApp: 'Use your authenticator app',
+  backToSignIn: 'Back to sign in',
+  codeFormat: 'Enter the 6 digits your authenticator app shows.',
+  recoveryFormat: 'A recovery code looks like abcde-12345.',
+  invalidCode: 'That code is not right. Check your authenticator app and try again.',
+  invalidRecoveryCode: 'That recovery code is not right, or it was used already.',
+  codeUsed: 'This code was already used. Wait for the next one in your authenticator app.',
+  expired: 'Your sign-in has expired. Please sign in again.',
+  locked: 'Too many wrong codes. Please wait 15 minutes and try again.',
+  wrongPassword: 'That password is not right.',
+  /** requireAdmin's answers to an admin whose session has not passed the factor. */
+  required: {
+    title: 'Second factor required',
+    enrol: 'Admin pages need a second factor. Set up an authenticator app first at /two-factor/setup.',
+    verify: 'Admin pages need your authenticator code. Enter it at /auth/two-factor, or sign in again.',
+  },
+  notAdmin: 'Only admins set up a second factor here.',
+  alreadyEnrolled: 'Your second factor is already set up.',
+  failed: { title: 'Verification Failed' },
+} as const;
+
 export const ACCESS_DENIED: ToastText = {
   title: 'Access Denied',
   description: "You don't have admin privileges",

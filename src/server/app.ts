@@ -20,7 +20,7 @@ import { requestRoutes } from './requests/routes';
 import { stillRoutes } from './stills/routes';
 import { videoRoutes } from './videos/routes';
 import type { AppDeps } from './http/deps';
-import { BAD_PAGE_ADDRESS } from '../common/messages';
+import { BAD_PAGE_ADDRESS, SECOND_FACTOR } from '../common/messages';
 import { jsonBodyLimit } from './http/body-limit';
 import { apiError, onError } from './http/errors';
 import { canonicalPagePath, decodePath } from './http/paths';
@@ -87,7 +87,15 @@ export function createApp(deps: AppDeps) {
   app.on('GET', ['/admin', '/admin/*'], async (c, next) => {
     const viewer = await getViewer(auth, db, c.req.raw.headers);
     if (!viewer) return c.redirect('/auth', 302);
+    // An admin whose session has not passed the second factor: to enrolment, or to the code prompt.
+    if (viewer.adminSecondFactor === 'enrol') return c.redirect(SECOND_FACTOR.setupPath, 302);
+    if (viewer.adminSecondFactor === 'verify') return c.redirect(SECOND_FACTOR.promptPath, 302);
     if (!viewer.isAdmin) return c.redirect('/dashboard?denied=admin', 302);
+    return next();
+  });
+  app.on('GET', ['/two-factor', '/two-factor/*'], async (c, next) => {
+    const viewer = await getViewer(auth, db, c.req.raw.headers);
+    if (!viewer) return c.redirect('/auth', 302);
     return next();
   });
 

@@ -55,7 +55,7 @@ describe('sign in', () => {
     const me = await jsonOf<{ user: { id: string; email: string; name: string; isAdmin: boolean } }>(
       await app.fetch('/api/account/me', { cookie: cookiesFrom(res) }),
     );
-    expect(me.user).toEqual({ id: u.userId, email: u.email, name: 'Case Study', isAdmin: false });
+    expect(me.user).toEqual({ id: u.userId, email: u.email, name: 'Case Study', isAdmin: false, secondFactor: null });
   });
 
   it.each([

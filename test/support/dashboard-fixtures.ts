@@ -8,6 +8,7 @@ import { admins, user, userProfiles, userStills, userVideos } from '../../src/se
 import { storageKeys } from '../../src/server/storage/keys';
 import type { Storage } from '../../src/server/storage/storage';
 import type { TestApp } from './app';
+import { enrolDirectly } from './two-factor';
 
 export interface UploadFile {
   bytes: Buffer;
@@ -77,9 +78,14 @@ export function upload(
 
 export const asJpeg = (bytes: Buffer, name = 'photo.jpg'): UploadFile => ({ bytes, name, type: 'image/jpeg' });
 
-/** Makes `userId` an administrator (an active row in admins). */
-export async function makeAdmin(app: TestApp, userId: string, isActive = true): Promise<void> {
+/**
+ * Makes `userId` an administrator (an active row in admins) with an enrolled second factor, and
+ * the sessions it already has passed it (issue 21): the test's cookie is an admin's. The factor's
+ * secret and recovery codes come back for tests that sign in again.
+ */
+export async function makeAdmin(app: TestApp, userId: string, isActive = true): Promise<{ secret: string; backupCodes: string[] }> {
   await app.db.insert(admins).values({ userId, isActive });
+  return enrolDirectly(app, userId);
 }
 
 export type VideoInsert = Partial<typeof userVideos.$inferInsert>;

@@ -54,7 +54,8 @@ export function accountRoutes(deps: AppDeps) {
         ? await db.select({ email: user.email }).from(user).where(eq(user.id, viewer.impersonatedBy))
         : [];
       return c.json({
-        user: { id: viewer.userId, email: viewer.email, name: viewer.name, isAdmin: viewer.isAdmin },
+        // secondFactor: what an admin still needs before the admin pages open ('enrol' or 'verify').
+        user: { id: viewer.userId, email: viewer.email, name: viewer.name, isAdmin: viewer.isAdmin, secondFactor: viewer.adminSecondFactor },
         profile: profile ? { ...profile, hasAvatar: Boolean(profile.hasAvatar) } : null,
         impersonation: admin ? { adminEmail: admin.email, endsAt: viewer.sessionExpiresAt.toISOString() } : null,
       });

@@ -10,6 +10,7 @@ import * as schema from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { resetPasswordMail, verificationMail } from '../mail/templates';
 import { impersonation } from './impersonation';
+import { secondFactor } from './two-factor';
 
 /** Where a confirmation link sends the user once confirmed (the dashboard says so once). */
 export const AFTER_VERIFY = '/dashboard?verified=1';
@@ -29,16 +30,18 @@ export function trustedOrigins(config: Config): string[] {
   return [...origins];
 }
 
+export const APP_NAME = 'Get It On Tape';
+
 export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
   const { config, db, mailer } = deps;
   return betterAuth({
-    appName: 'Get It On Tape',
+    appName: APP_NAME,
     baseURL: config.baseUrl,
     basePath: '/api/auth',
     secret: config.authSecret,
     database: drizzleAdapter(db, {
       provider: 'pg',
-      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification, twoFactor: schema.twoFactor },
     }),
     trustedOrigins: trustedOrigins(config),
     emailAndPassword: {
@@ -79,7 +82,8 @@ export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
     },
     // Sign-up goes through our own routes (account/routes.ts), which check the spec's rules first.
     disabledPaths: ['/sign-up/email'],
-    plugins: [impersonation(db)],
+    // Admins' second factor (two-factor.ts): better-auth's plugin, and which sessions passed it.
+    plugins: [impersonation(db), ...secondFactor(db, APP_NAME)],
     telemetry: { enabled: false },
   });
 }

@@ -16,6 +16,8 @@ import { isActiveAdmin } from '../admin/queries';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { session as sessionTable } from '../db/schema';
+import { SECOND_FACTOR } from '../../common/messages';
+import { sessionPassedSecondFactor } from './two-factor';
 import { IMPERSONATION_SECONDS, viewAsEndsAt } from './view-as-hour';
 
 const ADMIN_COOKIE = 'admin_session';
@@ -101,6 +103,11 @@ export function impersonation(db: Db) {
             throw APIError.fromStatus('FORBIDDEN', { message: IMPERSONATION.alreadyViewing });
           }
           if (!(await isActiveAdmin(db, admin.id))) throw APIError.fromStatus('FORBIDDEN', { message: IMPERSONATION.notAllowed });
+          // Only an admin session that passed the second factor may act as a family (issue 21).
+          if (!(await sessionPassedSecondFactor(db, current.session.id))) {
+            const step = (admin as { twoFactorEnabled?: boolean | null }).twoFactorEnabled ? 'verify' : 'enrol';
+            throw APIError.fromStatus('FORBIDDEN', { message: SECOND_FACTOR.required[step] });
+          }
           const target = await ctx.context.internalAdapter.findUserById(ctx.body.userId);
           if (!target) throw APIError.fromStatus('NOT_FOUND', { message: IMPERSONATION.noSuchUser });
           if (await isActiveAdmin(db, target.id)) throw APIError.fromStatus('FORBIDDEN', { message: IMPERSONATION.notAnAdmin });

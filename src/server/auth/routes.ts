@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../../common/constants';
-import { AUTH_ERRORS } from '../../common/messages';
+import { AUTH_ERRORS, AUTH_REQUIRED, SECOND_FACTOR } from '../../common/messages';
 import { emailSchema } from '../../common/schemas';
 import { clientIp } from '../http/client-ip';
 import type { AppDeps } from '../http/deps';
@@ -13,7 +13,9 @@ import { apiError, tooManyRequests } from '../http/errors';
 import { accountAtAddress, RATE_RULES } from '../http/rate-limit';
 import { CLIENT_IP_HEADER, trustedOrigins } from './auth';
 import { isKnownDevice, knownDeviceCookie } from './known-device';
+import { getViewer } from './session';
 import { notifyOwnerOfFailedSignIns } from './sign-in-alerts';
+import { claimTotpCode, releaseTotpCode } from './two-factor';
 
 /** better-auth error codes mapped to the spec's texts. */
 const SPEC_TEXT_BY_CODE: Record<string, string> = {
@@ -27,6 +29,16 @@ const SPEC_TEXT_BY_CODE: Record<string, string> = {
   TOKEN_EXPIRED: AUTH_ERRORS.invalidResetLink,
   INVALID_REDIRECT_URL: AUTH_ERRORS.requestRejected,
   INVALID_CALLBACK_URL: AUTH_ERRORS.requestRejected,
+  // The admins' second factor (two-factor.ts).
+  INVALID_PASSWORD: SECOND_FACTOR.wrongPassword,
+  INVALID_CODE: SECOND_FACTOR.invalidCode,
+  INVALID_BACKUP_CODE: SECOND_FACTOR.invalidRecoveryCode,
+  INVALID_TWO_FACTOR_COOKIE: SECOND_FACTOR.expired,
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: SECOND_FACTOR.expired,
+  ACCOUNT_TEMPORARILY_LOCKED: SECOND_FACTOR.locked,
+  TOTP_ALREADY_ENABLED: SECOND_FACTOR.alreadyEnrolled,
+  TOTP_NOT_ENABLED: SECOND_FACTOR.expired,
+  BACKUP_CODES_NOT_ENABLED: SECOND_FACTOR.expired,
 };
 
 /** The endpoints the product calls, by method and path under /api/auth. Nothing else is served. */
@@ -42,6 +54,10 @@ const ALLOWED = new Set([
   // "View as User" and "Exit Admin View" (impersonation.ts checks who may).
   'POST /impersonation/start',
   'POST /impersonation/stop',
+  // An admin's second factor: enrolment (admins only) and the code at sign-in (two-factor.ts).
+  'POST /two-factor/enable',
+  'POST /two-factor/verify-totp',
+  'POST /two-factor/verify-backup-code',
 ]);
 
 function endpointOf(method: string, path: string): string | null {
@@ -77,7 +93,17 @@ const VALIDATORS: Record<string, (body: JsonBody) => string | null> = {
     if (!body.email) return AUTH_ERRORS.missingEmail;
     return emailOf(body) ? null : AUTH_ERRORS.invalidEmail;
   },
+  'POST /two-factor/enable': (body) =>
+    typeof body.password === 'string' && body.password.length > 0 && body.password.length <= MAX_PASSWORD_LENGTH ? null : SECOND_FACTOR.wrongPassword,
+  'POST /two-factor/verify-totp': (body) => (typeof body.code === 'string' && TOTP_CODE.test(body.code.trim()) ? null : SECOND_FACTOR.codeFormat),
+  'POST /two-factor/verify-backup-code': (body) =>
+    typeof body.code === 'string' && RECOVERY_CODE.test(body.code.trim()) ? null : SECOND_FACTOR.recoveryFormat,
 };
+
+const TOTP_CODE = /^\d{6}$/;
+/** The plugin's recovery codes: ten letters and digits shown as abcde-12345 (the dash may be left out). */
+const RECOVERY_CODE = /^[A-Za-z0-9]{5}-?[A-Za-z0-9]{5}$/;
+const recoveryCodeOf = (code: string) => code.trim().replace(/^(.{5})-?(.{5})$/, '$1-$2');
 
 /** A redirect target that stays on this site: a path of ours, or an absolute URL of a trusted origin. */
 function isSameSite(target: unknown, origins: string[]): boolean {
@@ -123,6 +149,9 @@ export function authRoutes(deps: AppDeps) {
     const res = await forward(c, '/sign-in/email', body);
     if (res.status === 200) {
       await limiter.reset(RATE_RULES.signInPerAccountAddress, pair);
+      // An account with a second factor: the browser becomes known only once its code is right.
+      const pending = ((await res.clone().json().catch(() => null)) as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect;
+      if (pending) return res;
       const headers = new Headers(res.headers);
       headers.append('Set-Cookie', knownDeviceCookie(config.authSecret, cookie, email, secureCookies));
       return new Response(res.body, { status: res.status, headers });
@@ -157,6 +186,59 @@ export function authRoutes(deps: AppDeps) {
     return c.json({ status: true, message: 'If this email exists in our system, check your email for the reset link' });
   };
 
+  /**
+   * Starts enrolment: only an active admin's own session that has not enrolled yet, after its
+   * password (better-auth checks it; limited like guessing one). Answers the authenticator's
+   * otpauth URI and the recovery codes; the factor is on only once a code from the app is given.
+   */
+  const enrol = async (c: Context, body: JsonBody) => {
+    const viewer = await getViewer(auth, deps.db, c.req.raw.headers);
+    if (!viewer) return apiError(c, 401, 'UNAUTHENTICATED', AUTH_REQUIRED.description, AUTH_REQUIRED.title);
+    if (viewer.isAdmin || viewer.adminSecondFactor === 'verify') return apiError(c, 400, 'TOTP_ALREADY_ENABLED', SECOND_FACTOR.alreadyEnrolled);
+    if (viewer.adminSecondFactor !== 'enrol') return apiError(c, 403, 'NOT_ADMIN', SECOND_FACTOR.notAdmin);
+    const limit = await limiter.check([
+      [RATE_RULES.twoFactorEnrolPerUser, viewer.userId],
+      [RATE_RULES.signInPerIp, clientIp(c, config.trustProxy)],
+    ]);
+    if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+    return forward(c, '/two-factor/enable', { password: body.password, method: 'totp' });
+  };
+
+  /**
+   * A code, at sign-in (the plugin's challenge cookie) or in a signed-in session (confirming
+   * enrolment, or an admin's older session passing the factor): limited per address, per
+   * account at the address and per account, like passwords (a browser is "known" to the account
+   * only after a right code, not after the password); an authenticator code works once.
+   * The answer carries no session token (the cookie does).
+   */
+  const verifyCode = async (c: Context, path: string, kind: 'totp' | 'recovery', rawCode: string) => {
+    const code = kind === 'totp' ? rawCode.trim() : recoveryCodeOf(rawCode);
+    const subject = await auth.api.secondFactorSubject({ headers: c.req.raw.headers });
+    if (!subject) return apiError(c, 401, 'INVALID_TWO_FACTOR_COOKIE', SECOND_FACTOR.expired);
+    const ip = clientIp(c, config.trustProxy);
+    const pair = accountAtAddress(subject.userId, ip);
+    const limit = await limiter.check([
+      [RATE_RULES.twoFactorPerIp, ip],
+      [RATE_RULES.twoFactorPerAccountAddress, pair],
+      [RATE_RULES.twoFactorPerAccount, isKnownDevice(config.authSecret, c.req.header('cookie'), subject.email) ? null : subject.userId],
+    ]);
+    if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+    if (kind === 'totp' && !(await claimTotpCode(deps.db, subject.userId, code))) {
+      return apiError(c, 401, 'CODE_ALREADY_USED', SECOND_FACTOR.codeUsed);
+    }
+    const res = await forward(c, path, { code });
+    if (res.status !== 200) {
+      if (kind === 'totp') await releaseTotpCode(deps.db, subject.userId, code);
+      return res;
+    }
+    await limiter.reset(RATE_RULES.twoFactorPerAccountAddress, pair);
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    headers.set('content-type', 'application/json');
+    headers.append('Set-Cookie', knownDeviceCookie(config.authSecret, c.req.header('cookie'), subject.email, secureCookies));
+    return new Response(JSON.stringify({ status: true }), { status: 200, headers });
+  };
+
   return new Hono().on(['GET', 'POST'], '/*', async (c) => {
     const path = c.req.path.replace(/^\/api\/auth/, '').replace(/\/{2,}/g, '/');
     const endpoint = endpointOf(c.req.method, path);
@@ -189,6 +271,12 @@ export function authRoutes(deps: AppDeps) {
         if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
         return forward(c, path, { email, callbackURL: body.callbackURL });
       }
+      case 'POST /two-factor/enable':
+        return enrol(c, body);
+      case 'POST /two-factor/verify-totp':
+        return verifyCode(c, path, 'totp', body.code as string);
+      case 'POST /two-factor/verify-backup-code':
+        return verifyCode(c, path, 'recovery', body.code as string);
       case 'POST /impersonation/start':
         return forward(c, path, { userId: typeof body.userId === 'string' ? body.userId : '' });
       default: // sign-out, impersonation/stop: nothing in the body is read

@@ -1,12 +1,13 @@
 // Who is asking: the session from the request's cookie, and whether that user is an admin.
 import type { MiddlewareHandler } from 'hono';
-import { ACCESS_DENIED, AUTH_REQUIRED } from '../../common/messages';
+import { ACCESS_DENIED, AUTH_REQUIRED, SECOND_FACTOR } from '../../common/messages';
 import { IMPERSONATION } from '../../common/admin-messages';
 import { audit } from '../audit/log';
 import { isActiveAdmin } from '../admin/queries';
 import type { Db } from '../db/client';
 import { apiError } from '../http/errors';
 import type { Auth } from './auth';
+import { secondFactorStep, type SecondFactorStep } from './two-factor';
 import { endViewAsSessions } from './impersonation';
 import { viewAsEndsAt } from './view-as-hour';
 
@@ -14,7 +15,10 @@ export interface Viewer {
   userId: string;
   email: string;
   name: string;
+  /** An active admin whose session passed the second factor (two-factor.ts). */
   isAdmin: boolean;
+  /** An active admin's session that has not passed the second factor: what it still needs. */
+  adminSecondFactor: SecondFactorStep | null;
   /** The admin viewing the site as this user ("View as User"), if that is what this session is. */
   impersonatedBy: string | null;
   sessionExpiresAt: Date;
@@ -33,12 +37,16 @@ export async function getViewer(auth: Auth, db: Db, headers: Headers): Promise<V
       return null;
     }
   }
+  const activeAdmin = impersonatedBy ? false : await isActiveAdmin(db, result.user.id);
+  const adminSecondFactor = activeAdmin ? await secondFactorStep(db, result.user, result.session.id) : null;
   return {
     userId: result.user.id,
     email: result.user.email,
     name: result.user.name,
-    // A view-as session is the user's, whoever started it: never an admin's.
-    isAdmin: impersonatedBy ? false : await isActiveAdmin(db, result.user.id),
+    // A view-as session is the user's, whoever started it: never an admin's. An admin's own
+    // session is an admin's only once it passed the second factor (issue 21).
+    isAdmin: activeAdmin && !adminSecondFactor,
+    adminSecondFactor,
     impersonatedBy,
     sessionExpiresAt: impersonatedBy ? viewAsEndsAt(result.session) : new Date(result.session.expiresAt),
   };
@@ -80,11 +88,17 @@ export function refuseWhileImpersonating(message: string = IMPERSONATION.refused
   };
 }
 
-/** API guard: an active admin (401 for visitors, 403 for everyone else). */
+/**
+ * API guard: an active admin whose session passed the second factor (401 for visitors, 403 for
+ * everyone else; an admin who has not passed it is told to set it up or to give the code).
+ */
 export function requireAdmin(auth: Auth, db: Db): MiddlewareHandler<ViewerEnv> {
   return async (c, next) => {
     const viewer = await getViewer(auth, db, c.req.raw.headers);
     if (!viewer) return apiError(c, 401, 'UNAUTHENTICATED', AUTH_REQUIRED.description, AUTH_REQUIRED.title);
+    if (viewer.adminSecondFactor) {
+      return apiError(c, 403, 'SECOND_FACTOR_REQUIRED', SECOND_FACTOR.required[viewer.adminSecondFactor], SECOND_FACTOR.required.title);
+    }
     if (!viewer.isAdmin) return apiError(c, 403, 'NOT_ADMIN', ACCESS_DENIED.description, ACCESS_DENIED.title);
     c.set('viewer', viewer);
     return next();

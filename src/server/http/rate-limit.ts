@@ -25,6 +25,18 @@ export const RATE_RULES = {
   signInPerAccount: { name: 'sign-in:account', scope: 'account', limit: 100, windowSeconds: 15 * 60 },
   /** Failed sign-ins of one account; the owner is told by mail when it reaches its limit. */
   signInFailuresPerAccount: { name: 'sign-in-failures:account', scope: 'account', limit: 10, windowSeconds: 60 * 60 },
+  /**
+   * An admin's second-factor codes (issue 21): a password alone must not let anyone guess the
+   * 6-digit code. Per address, per (account, address) cleared by a right code, and per account
+   * (ten an hour; a browser that signed in to the account before passes this one, as at sign-in).
+   * better-auth's plugin also allows five tries per sign-in and locks the factor for 15 minutes
+   * after ten wrong codes in a row.
+   */
+  twoFactorPerIp: { name: 'two-factor:ip', scope: 'address', limit: 20, windowSeconds: 15 * 60 },
+  twoFactorPerAccountAddress: { name: 'two-factor:account-ip', scope: 'account-address', limit: 5, windowSeconds: 15 * 60 },
+  twoFactorPerAccount: { name: 'two-factor:account', scope: 'account', limit: 10, windowSeconds: 60 * 60 },
+  /** Starting enrolment checks the password: limited like guessing it. */
+  twoFactorEnrolPerUser: { name: 'two-factor-enrol:user', scope: 'user', limit: 10, windowSeconds: 15 * 60 },
   signUpPerIp: { name: 'sign-up:ip', scope: 'address', limit: 10, windowSeconds: 60 * 60 },
   resetRequestPerIp: { name: 'reset-request:ip', scope: 'address', limit: 5, windowSeconds: 15 * 60 },
   resetRequestPerAccount: { name: 'reset-request:account', scope: 'account', limit: 3, windowSeconds: 60 * 60 },
