@@ -224,6 +224,16 @@ export const FIELD_ERRORS = {
   guardianConsent: 'A parent or guardian must agree for athletes under 18.',
 } as const;
 
+/**
+ * The parent's or guardian's agreement for an athlete under 18, worded the same on the full
+ * registration and on the dashboard's "finish your athlete's profile" step (the link goes to /terms).
+ */
+export const GUARDIAN_AGREEMENT = {
+  before: "I am this athlete's parent or legal guardian, and I agree to the",
+  link: 'Terms and Privacy Policy',
+  after: "on their behalf. Athletes under 18 need a parent's or guardian's agreement.",
+} as const;
+
 export const AUTH_REQUIRED: ToastText = {
   title: 'Authentication Required',
   description: 'Please log in to continue.',

@@ -6,8 +6,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { AUTH_REQUIRED, LABELS } from '../../src/common/messages';
-import { DASHBOARD, PROFILE, REQUEST, TUTORIAL } from '../../src/common/dashboard-messages';
+import { AUTH_REQUIRED, FIELD_ERRORS, GUARDIAN_AGREEMENT, LABELS } from '../../src/common/messages';
+import { DASHBOARD, FINISH_PROFILE, PROFILE, REQUEST, TUTORIAL } from '../../src/common/dashboard-messages';
 import { expectAccessible } from './a11y';
 import { launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
@@ -107,6 +107,26 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   await dialog.getByRole('button', { name: 'Save Changes' }).click();
   await page.getByText(PROFILE.updated.title).waitFor();
   await page.getByTestId('team-line').getByText('Austin Elite · #7').waitFor();
+
+  // The quick sign-up finishes the athlete's profile before a request (issue 21, finding 5):
+  // the birthday, and under 18 a guardian's agreement, with the registration's texts.
+  const finish = page.getByTestId('finish-profile');
+  await finish.getByRole('heading', { name: FINISH_PROFILE.title }).waitFor();
+  await expect.poll(() => finish.getByText(GUARDIAN_AGREEMENT.after).count()).toBe(0);
+  await finish.getByRole('button', { name: FINISH_PROFILE.save }).click();
+  await finish.getByText(FIELD_ERRORS.required('Birthday')).waitFor();
+  const fifteen = new Date();
+  fifteen.setUTCFullYear(fifteen.getUTCFullYear() - 15, fifteen.getUTCMonth() - 6);
+  await finish.getByLabel('Birthday').fill(fifteen.toISOString().slice(0, 10));
+  await finish.getByText(GUARDIAN_AGREEMENT.after).waitFor();
+  await finish.getByRole('button', { name: FINISH_PROFILE.save }).click();
+  await finish.getByText(FIELD_ERRORS.guardianConsent).waitFor();
+  await shot(page, 'dashboard-02b-finish-profile-1280');
+  await expectAccessible(page, 'finish your athlete profile');
+  await finish.getByRole('checkbox').check();
+  await finish.getByRole('button', { name: FINISH_PROFILE.save }).click();
+  await page.getByText(FINISH_PROFILE.saved.title).waitFor();
+  await finish.waitFor({ state: 'detached' });
 
   // Request a reel: the event needs games; then the form locks.
   const card = page.locator('section', { has: page.getByRole('heading', { name: DASHBOARD.cards.request }) });

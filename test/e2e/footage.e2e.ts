@@ -54,6 +54,9 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   // Her jersey number, as the profile's edit dialog saves it: the footage shows #12 on her shirt.
   const profile = await fp.request.patch(`${product.url}/api/profile`, { data: { firstName: 'Ava', lastName: 'Stone', jerseyNumber: '12' }, headers: { origin: product.url } });
   expect(profile.status()).toBe(200);
+  // She is 15 and a parent agrees, as the dashboard's "finish your athlete's profile" step sends it.
+  const finished = await fp.request.put(`${product.url}/api/profile/athlete`, { data: { birthday: '2010-03-14', guardianConsent: true }, headers: { origin: product.url } });
+  expect(finished.status()).toBe(200);
   const card = fp.getByTestId('face-matching');
   await card.getByText(FACE_MATCHING.off).waitFor();
   await card.getByLabel(FACE_MATCHING.consentLabel).check();

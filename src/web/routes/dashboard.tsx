@@ -12,6 +12,7 @@ import { SupportVisits } from '../features/profile/support-visits';
 import { ProfileHeader } from '../features/profile/profile-header';
 import { TutorialOverlay } from '../features/profile/tutorial-overlay';
 import { FaceMatchingCard } from '../features/profile/face-matching';
+import { FinishProfileCard } from '../features/profile/finish-profile';
 import { useLiveUpdates } from '../features/realtime/use-live-updates';
 import { PurchaseReel } from '../features/requests/purchase-dialog';
 import { RequestForm } from '../features/requests/request-form';
@@ -89,6 +90,8 @@ function Dashboard() {
       <ProfileHeader profile={p} />
       <main className="mx-auto max-w-7xl px-4 pb-16 pt-8 md:px-8" data-live={live ? 'connected' : 'offline'}>
         {order && <OrderSummary order={order} />}
+        {/* A quick sign-up gives the birthday (and a guardian's agreement) before matching or requests. */}
+        {!p.athleteProfileComplete && !impersonating && <FinishProfileCard />}
         <div className="mb-8 flex justify-center md:justify-start">
           <PurchaseReel />
         </div>

@@ -15,6 +15,7 @@ import { checkImageFile } from '../../lib/upload';
 import { useAction } from '../../lib/use-action';
 import { Button } from '../../ui/button';
 import { Field, Input, NativeSelect } from '../../ui/form-controls';
+import { GuardianAgreement } from '../../ui/guardian-agreement';
 import { ImageDropZone } from '../../ui/image-drop-zone';
 import { UsStateSelect } from '../../ui/us-state-select';
 
@@ -163,31 +164,7 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
           {FACE_MATCHING.explanation}
         </p>
       </div>
-      {isMinor && (
-        <div className="md:col-span-2">
-          <label className="flex items-start gap-3 rounded-md border border-neutral-700 bg-neutral-900 p-4 text-sm text-neutral-200">
-            <input
-              name="guardianConsent"
-              type="checkbox"
-              className="mt-0.5 h-5 w-5 shrink-0 accent-red-600"
-              aria-invalid={errors.guardianConsent ? true : undefined}
-              aria-describedby={errors.guardianConsent ? 'guardian-consent-error' : undefined}
-            />
-            <span>
-              I am this athlete's parent or legal guardian, and I agree to the{' '}
-              <Link to="/terms" className="text-red-400 underline underline-offset-4 hover:text-red-300">
-                Terms and Privacy Policy
-              </Link>{' '}
-              on their behalf. Athletes under 18 need a parent's or guardian's agreement.
-            </span>
-          </label>
-          {errors.guardianConsent && (
-            <p id="guardian-consent-error" role="alert" className="mt-1.5 text-sm text-red-400">
-              {errors.guardianConsent}
-            </p>
-          )}
-        </div>
-      )}
+      {isMinor && <GuardianAgreement className="md:col-span-2" error={errors.guardianConsent} />}
       <div className="flex flex-col gap-3 md:col-span-2">
         <p className="text-xs text-neutral-400">
           By registering you agree to our{' '}

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ProfileEdit } from '../../../common/schemas';
+import type { AthleteAge, ProfileEdit } from '../../../common/schemas';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { api, unwrap } from '../../lib/api';
 import { uploadForm } from '../../lib/upload';
@@ -26,6 +26,9 @@ function useProfileMutation<V>(fn: (v: V) => Promise<ProfileDto>) {
 }
 
 export const useEditProfile = () => useProfileMutation((values: ProfileEdit) => unwrap(api.profile.$patch({ json: values })));
+
+/** The quick sign-up's "finish your athlete's profile" step: birthday and, under 18, the guardian's agreement. */
+export const useFinishAthleteProfile = () => useProfileMutation((values: AthleteAge) => unwrap(api.profile.athlete.$put({ json: values })));
 
 export const useCompleteTutorial = () => useProfileMutation(() => unwrap(api.profile.tutorial.$post()));
 
