@@ -3,9 +3,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPERSONATION } from '../../src/common/admin-messages';
-import { auditLog, session, userProfiles } from '../../src/server/db/schema';
+import { FACE_MATCHING } from '../../src/common/dashboard-messages';
+import { runAdminCommand } from '../../src/server/admin/service';
+import { admins, auditLog, session, userProfiles } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
-import { makeAdmin } from '../support/dashboard-fixtures';
+import { jpeg, makeAdmin } from '../support/dashboard-fixtures';
 import { jsonOf } from '../support/http';
 
 type User = Awaited<ReturnType<typeof createVerifiedUser>>;
@@ -137,5 +139,112 @@ describe('view as user', () => {
     const forged = await stop(`${member.cookie}; better-auth.admin_session=${encodeURIComponent('forged.value')}`);
     expect(forged.status).toBe(400);
     expect((await me(member.cookie)).user).toMatchObject({ id: member.userId });
+  });
+});
+
+type Visit = { startedAt: string; endedAt: string | null };
+const visitsOf = async (cookie: string) => jsonOf<Visit[]>(await app.fetch('/api/profile/support-visits', { cookie }));
+/** Only better-auth's session cookie, as a client that drops its dont_remember cookie sends. */
+const sessionCookieOnly = (cookie: string) => cookie.split('; ').filter((c) => c.startsWith('better-auth.session_token=')).join('; ');
+const viewAsRows = () => app.db.select().from(session).where(and(eq(session.userId, athlete.userId), eq(session.impersonatedBy, admin.userId)));
+const HOUR = 60 * 60 * 1000;
+
+describe('a view-as session ends with its hour and its admin (issue 21, finding 1)', () => {
+  it('is never renewed, whatever cookies are sent, and is refused after the hour even if its row says otherwise', async () => {
+    const started = await start(admin.cookie, athlete.userId);
+    const viewing = sessionCookieOnly(jar(admin.cookie, started));
+    expect(viewing).not.toContain('dont_remember');
+    for (let i = 0; i < 3; i++) {
+      expect((await me(viewing)).user?.id).toBe(athlete.userId);
+      expect((await app.fetch('/api/profile', { method: 'PATCH', cookie: viewing, json: { firstName: 'Ava', lastName: 'Athlete' } })).status).toBe(200);
+    }
+    const [row] = await viewAsRows();
+    expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBeLessThanOrEqual(HOUR);
+    expect(row!.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + HOUR);
+    expect(Date.parse((await me(viewing)).impersonation!.endsAt)).toBeLessThanOrEqual(row!.createdAt.getTime() + HOUR);
+
+    // Started over an hour ago with a row renewed for 30 days: the server still says the hour is up.
+    await app.db
+      .update(session)
+      .set({ createdAt: new Date(Date.now() - HOUR - 60_000), expiresAt: new Date(Date.now() + 30 * 24 * HOUR) })
+      .where(eq(session.id, row!.id));
+    expect((await app.fetch('/api/profile', { method: 'PATCH', cookie: viewing, json: { firstName: 'Ava', lastName: 'Athlete' } })).status).toBe(401);
+    expect((await me(viewing)).user).toBeNull();
+    expect(await viewAsRows()).toEqual([]);
+    // The family sees that visit ended, at its hour.
+    const [visit] = await visitsOf(athlete.cookie);
+    expect(visit!.endedAt).not.toBeNull();
+    expect(Date.parse(visit!.endedAt!)).toBeLessThanOrEqual(Date.parse(visit!.startedAt) + HOUR);
+    await stop(jar(admin.cookie, started));
+  });
+
+  it('a visit that ran out unseen shows its end on the family’s list', async () => {
+    const started = await start(admin.cookie, athlete.userId);
+    const [row] = await viewAsRows();
+    const endedAt = new Date(Date.now() - 1000);
+    await app.db.update(session).set({ expiresAt: endedAt }).where(eq(session.id, row!.id));
+    const [visit] = await visitsOf(athlete.cookie);
+    expect(visit!.endedAt).toBe(endedAt.toISOString());
+    // Found later, better-auth deletes the expired session: the end stays the expiry.
+    expect((await me(sessionCookieOnly(jar(admin.cookie, started)))).user).toBeNull();
+    expect(await viewAsRows()).toEqual([]);
+    expect((await visitsOf(athlete.cookie))[0]!.endedAt).toBe(endedAt.toISOString());
+    await stop(jar(admin.cookie, started));
+  });
+
+  it('revoking the admin (the command line’s function) ends their view-as sessions at once, and an inactive admins row ends them too', async () => {
+    const started = await start(admin.cookie, athlete.userId);
+    const viewing = sessionCookieOnly(jar(admin.cookie, started));
+    expect((await app.fetch('/api/profile', { method: 'PATCH', cookie: viewing, json: { firstName: 'Ava', lastName: 'Athlete' } })).status).toBe(200);
+
+    expect(await runAdminCommand(app.db, 'revoke', admin.email)).toMatchObject({ ok: true });
+    expect((await app.fetch('/api/profile', { method: 'PATCH', cookie: viewing, json: { firstName: 'Ava', lastName: 'Athlete' } })).status).toBe(401);
+    expect((await app.fetch('/api/profile/face-matching', { method: 'PUT', cookie: viewing, json: { consent: false } })).status).toBe(401);
+    expect(await viewAsRows()).toEqual([]);
+    const [visit] = await visitsOf(athlete.cookie);
+    expect(visit!.endedAt).not.toBeNull();
+    expect(Date.parse(visit!.endedAt!)).toBeGreaterThanOrEqual(Date.parse(visit!.startedAt));
+    const ends = (await auditOf(athlete.userId)).filter((e) => e.action === 'impersonation.stop');
+    expect(ends.at(-1)!.details).toMatchObject({ reason: 'admin revoked' });
+
+    // The admins row made inactive some other way: the next request ends the visit.
+    await app.db.update(admins).set({ isActive: true }).where(eq(admins.userId, admin.userId));
+    const again = sessionCookieOnly(jar(admin.cookie, await start(admin.cookie, athlete.userId)));
+    expect((await me(again)).user?.id).toBe(athlete.userId);
+    await app.db.update(admins).set({ isActive: false }).where(eq(admins.userId, admin.userId));
+    expect((await me(again)).user).toBeNull();
+    expect(await viewAsRows()).toEqual([]);
+    expect((await visitsOf(athlete.cookie)).every((v) => v.endedAt)).toBe(true);
+    await app.db.update(admins).set({ isActive: true }).where(eq(admins.userId, admin.userId));
+  });
+});
+
+describe('face matching is the family’s own act (issue 21, finding 4)', () => {
+  const consent = (cookie: string, on: boolean) => app.fetch('/api/profile/face-matching', { method: 'PUT', cookie, json: { consent: on } });
+  const state = async (cookie: string) =>
+    jsonOf<{ consent: boolean; consentAt: string | null; consentByAccountHolder: boolean }>(await app.fetch('/api/profile/face-matching', { cookie }));
+  const profileRow = async () => (await app.db.select().from(userProfiles).where(eq(userProfiles.id, athlete.userId)))[0]!;
+
+  it('an admin viewing as the family can neither give nor withdraw consent, nor add or remove reference photos', async () => {
+    const viewing = jar(admin.cookie, await start(admin.cookie, athlete.userId));
+    const on = await consent(viewing, true);
+    expect(on.status).toBe(403);
+    expect(await jsonOf(on)).toMatchObject({ message: FACE_MATCHING.familyOnly });
+    expect((await profileRow()).faceMatchConsentAt).toBeNull();
+    const form = new FormData();
+    form.append('photo', new Blob([new Uint8Array(await jpeg())], { type: 'image/jpeg' }), 'photo.jpg');
+    expect((await app.fetch('/api/profile/reference-photos', { method: 'POST', body: form, cookie: viewing })).status).toBe(403);
+    expect((await app.fetch('/api/profile/reference-photos/00000000-0000-0000-0000-000000000000', { method: 'DELETE', cookie: viewing })).status).toBe(403);
+
+    // The family's own choice is theirs, and the record says so; the admin cannot undo it either.
+    expect((await consent(athlete.cookie, true)).status).toBe(200);
+    expect((await consent(viewing, false)).status).toBe(403);
+    expect(await profileRow()).toMatchObject({ faceMatchConsentBy: athlete.userId });
+    expect(await state(athlete.cookie)).toMatchObject({ consent: true, consentByAccountHolder: true });
+    await stop(viewing);
+
+    expect((await consent(athlete.cookie, false)).status).toBe(200);
+    expect(await profileRow()).toMatchObject({ faceMatchConsentAt: null, faceMatchConsentBy: null });
+    expect(await state(athlete.cookie)).toMatchObject({ consent: false, consentAt: null, consentByAccountHolder: false });
   });
 });
