@@ -347,3 +347,10 @@ export const REVIEW = {
   videoTypes: { highlight_reel: 'Highlight reel', social_cut: 'Social cut' } as Record<string, string>,
   failed: 'Something went wrong',
 } as const;
+
+/** Both resumable admin uploads (reels and footage): the cap on one admin's unfinished uploads. */
+export const ADMIN_UPLOADS = {
+  title: 'Too many unfinished uploads',
+  tooMuchOpen: (limitGb: number, hours: number) =>
+    `Your unfinished uploads already add up to the ${Math.round(limitGb * 10) / 10} GB allowed. Finish or cancel one first; an upload that gets no data for ${Math.round(hours * 10) / 10} hours is removed.`,
+};

@@ -27,6 +27,8 @@ export interface Config {
   rateLimitScale: number;
   /** Face index and footage (faces/): see the README's environment table. */
   faces: FaceSettings;
+  /** Unfinished admin uploads (http/admin-tus.ts). */
+  uploads: UploadSettings;
   logMailLinks: boolean;
   /** The pause before a failed mail is retried the first time, in seconds (then doubling). */
   mailRetryDelaySeconds: number;
@@ -153,6 +155,24 @@ function loadFaceDataKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
   return key;
 }
 
+export interface UploadSettings {
+  /** An unfinished upload that got no data for this long is removed (UPLOAD_ABANDON_HOURS). */
+  abandonAfterMs: number;
+  /** The bytes one admin's unfinished uploads may announce in all (UPLOAD_OPEN_GB_PER_ADMIN). */
+  openBytesPerAdmin: number;
+}
+
+function loadUploadSettings(env: NodeJS.ProcessEnv): UploadSettings {
+  const positive = (value: string | undefined, fallback: number) => {
+    const n = Number(value);
+    return Number.isFinite(n) && n > 0 ? n : fallback;
+  };
+  return {
+    abandonAfterMs: Math.round(positive(env.UPLOAD_ABANDON_HOURS, 24) * 60 * 60 * 1000),
+    openBytesPerAdmin: Math.round(positive(env.UPLOAD_OPEN_GB_PER_ADMIN, 50) * 1024 ** 3),
+  };
+}
+
 function loadFaceSettings(env: NodeJS.ProcessEnv, dataDir: string): FaceSettings {
   const positive = (value: string | undefined, fallback: number) => {
     const n = Number(value);
@@ -193,6 +213,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     s3: loadS3(env),
     payments: overrides.payments ?? loadPayments(env),
     faces: loadFaceSettings(env, dataDir),
+    uploads: loadUploadSettings(env),
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import { openDatabase, type Database } from './db/client';
 import type { AppDeps } from './http/deps';
 import { RateLimiter } from './http/rate-limit';
 import { startAdminChannel } from './admin/channel';
+import { startUploadExpiry } from './http/admin-tus';
 import { startWorker, stopWorker } from './jobs/worker';
 import { JobQueue } from './jobs/queue';
 import { installFaceDataKey } from './faces/face-data-seal';
@@ -58,6 +59,8 @@ export async function startServer(config: Config, opts: { database?: Database; a
   // On the embedded database, `npm run admin` reaches it through the server (admin/channel.ts).
   const closeChannel = deps.database.kind === 'pglite' && opts.adminChannel !== false ? await startAdminChannel(deps.db, config.dataDir) : null;
   const app = createApp(deps);
+  // Each server removes the abandoned uploads on its own disk (unfinished uploads live there).
+  const stopUploadExpiry = startUploadExpiry(config);
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
@@ -67,6 +70,7 @@ export async function startServer(config: Config, opts: { database?: Database; a
     port,
     deps,
     async close() {
+      stopUploadExpiry();
       if ('closeAllConnections' in server) server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await closeChannel?.();

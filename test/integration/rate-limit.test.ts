@@ -7,6 +7,7 @@ import { AUTH_ERRORS, rateLimitedText } from '../../src/common/messages';
 import { contactMessages, rateLimitHits, user } from '../../src/server/db/schema';
 import { RATE_RULES, type RateRule } from '../../src/server/http/rate-limit';
 import { createVerifiedUser, startTestApp, uniqueEmail, type TestApp } from '../support/app';
+import { linkIn } from '../support/smtp';
 import { encodeForm, requestFrom, settle, type RawResponse } from '../support/http';
 
 const SCALE = 0.2;
@@ -235,5 +236,97 @@ describe('client address behind proxies (threat 1)', () => {
     } finally {
       await twoHops.close();
     }
+  });
+});
+
+describe('reset and confirmation limits an attacker cannot spend for the owner (issue 21, finding 6)', () => {
+  // At the real limits: the owner's allowance must survive what others do.
+  let real: TestApp;
+  beforeAll(async () => {
+    real = await startTestApp({ rateLimitScale: 1, mailRetryDelaySeconds: 1 });
+  });
+  afterAll(async () => {
+    await real?.close();
+  });
+  const from = (ip: string, pathname: string, json: unknown, cookie?: string) =>
+    requestFrom(ip, `${real.url}${pathname}`, { method: 'POST', json, headers: { origin: real.origin, ...(cookie ? { cookie } : {}) } });
+  const askReset = (ip: string, email: string, cookie?: string) =>
+    from(ip, '/api/auth/request-password-reset', { email, redirectTo: '/reset-password' }, cookie);
+  const resend = (ip: string, email: string, cookie?: string) =>
+    from(ip, '/api/auth/send-verification-email', { email, callbackURL: '/dashboard' }, cookie);
+  const mailsTo = (email: string, subject: string) => real.smtp.mails.filter((m) => m.to.includes(email) && m.subject.includes(subject));
+  /** Waits until `count` mails arrived, then a little longer to see that no more follow. */
+  async function expectMails(email: string, subject: string, count: number) {
+    await expect.poll(() => mailsTo(email, subject).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
+    await settle(1500);
+    expect(mailsTo(email, subject)).toHaveLength(count);
+  }
+
+  it('password reset: asking from elsewhere does not block the owner, and mails to the account are capped', async () => {
+    const pair = RATE_RULES.resetRequestPerAccountAddress;
+    const account = RATE_RULES.resetRequestPerAccount;
+    const cap = RATE_RULES.resetMailPerAccount;
+    expect(pair.limit).toBeLessThan(cap.limit);
+    expect(cap.limit).toBeLessThan(account.limit);
+    const u = await createVerifiedUser(real);
+    // The owner's own browser has signed in to the account before.
+    const signedIn = await from('127.0.6.200', '/api/auth/sign-in/email', { email: u.email, password: u.password });
+    expect(signedIn.status).toBe(200);
+    const knownDevice = (signedIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!).find((c) => c.startsWith('giot_known='))!;
+    expect(knownDevice).toBeTruthy();
+
+    // Someone asks for the family's reset from one address until that address is refused...
+    const answers: string[] = [];
+    for (let i = 0; i < pair.limit; i++) {
+      const res = await askReset('127.0.6.1', u.email);
+      expect(res.status).toBe(200);
+      answers.push(res.body);
+    }
+    expectLimited(await askReset('127.0.6.1', u.email.toUpperCase()), pair);
+    // ...and the owner, from a browser that never signed in, still asks and gets the mail.
+    const owner = await askReset('127.0.6.2', u.email);
+    expect(owner.status).toBe(200);
+    await expectMails(u.email, 'Reset', pair.limit + 1);
+
+    // Spread over many addresses, the requests meet the mail cap: answered the same, nothing sent.
+    for (let i = 0; i < account.limit - pair.limit - 1; i++) {
+      const res = await askReset(`127.0.7.${i + 1}`, u.email);
+      expect(res.status).toBe(200);
+      answers.push(res.body);
+    }
+    expect(new Set(answers).size).toBe(1);
+    expect((await askReset('127.0.8.1', uniqueEmail('nobody'))).body).toBe(answers[0]);
+    await expectMails(u.email, 'Reset', cap.limit);
+    // The account-wide ceiling holds a new browser back...
+    expectLimited(await askReset('127.0.7.200', u.email), account);
+    // ...but the owner's own browser still asks, and its mail is sent: a link that works.
+    expect((await askReset('127.0.6.200', u.email, knownDevice)).status).toBe(200);
+    await expectMails(u.email, 'Reset', cap.limit + 1);
+    const follow = await fetch(linkIn(mailsTo(u.email, 'Reset').at(-1)!), { redirect: 'manual' });
+    expect(new URL(follow.headers.get('location')!, real.origin).searchParams.get('token')).toBeTruthy();
+  });
+
+  it('resending the confirmation: reset requests do not use it up, one address cannot block the owner, and its mails are capped', async () => {
+    const pair = RATE_RULES.verificationPerAccountAddress;
+    const cap = RATE_RULES.verificationMailPerAccount;
+    const email = uniqueEmail('unconfirmed');
+    expect((await from('127.0.9.100', '/api/account/sign-up', { fullName: 'Not Yet', email, password: 'secret12' })).status).toBe(201);
+    await real.smtp.waitFor(email, 'Confirm');
+    // Reset requests for the address from elsewhere (before: they shared one allowance).
+    for (let i = 0; i < RATE_RULES.resetRequestPerAccountAddress.limit; i++) expect((await askReset('127.0.9.1', email)).status).toBe(200);
+    // Resends from one address until it is refused; the owner elsewhere still gets a new link.
+    for (let i = 0; i < pair.limit; i++) expect((await resend('127.0.9.2', email)).status).toBe(200);
+    expectLimited(await resend('127.0.9.2', email), pair);
+    const owner = await resend('127.0.9.3', email);
+    expect(owner.status).toBe(200);
+    expect(owner.json()).toEqual({ status: true });
+    await expectMails(email, 'Confirm', 1 + pair.limit + 1);
+    // Spread out, the resends meet the mail cap: the same answer, no more mails.
+    for (let i = 0; i < 3; i++) {
+      const res = await resend(`127.0.9.${10 + i}`, email);
+      expect(res.status).toBe(200);
+      expect(res.json()).toEqual({ status: true });
+    }
+    await expectMails(email, 'Confirm', 1 + cap.limit);
   });
 });

@@ -172,15 +172,23 @@ export function authRoutes(deps: AppDeps) {
     const email = emailOf(body)!;
     const ip = clientIp(c, config.trustProxy);
     if (!isSameSite(body.redirectTo, origins)) return apiError(c, 403, 'INVALID_REDIRECT_URL', AUTH_ERRORS.requestRejected);
+    // Limits an attacker cannot spend for the owner (issue 21, finding 6): per address, per account
+    // at that address, and an account-wide ceiling that the owner's known browser passes.
+    const known = isKnownDevice(config.authSecret, c.req.header('cookie'), email);
     const limit = await limiter.check([
       [RATE_RULES.resetRequestPerIp, ip],
-      [RATE_RULES.resetRequestPerAccount, email],
+      [RATE_RULES.resetRequestPerAccountAddress, accountAtAddress(email, ip)],
+      [RATE_RULES.resetRequestPerAccount, known ? null : email],
     ]);
     if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
     const headers = new Headers({ [CLIENT_IP_HEADER]: ip });
     setImmediate(() => {
-      auth.api
-        .requestPasswordReset({ body: { email, redirectTo: body.redirectTo as string | undefined }, headers })
+      // Past the account's mail cap the answer stays the same and no mail goes out.
+      (known ? Promise.resolve({ allowed: true }) : limiter.hit(RATE_RULES.resetMailPerAccount, email))
+        .then((mail) => {
+          if (!mail.allowed) return;
+          return auth.api.requestPasswordReset({ body: { email, redirectTo: body.redirectTo as string | undefined }, headers });
+        })
         .catch((error: Error) => console.error('[auth] password reset request failed:', error.message));
     });
     return c.json({ status: true, message: 'If this email exists in our system, check your email for the reset link' });
@@ -264,11 +272,16 @@ export function authRoutes(deps: AppDeps) {
       case 'POST /send-verification-email': {
         const email = emailOf(body)!;
         if (!isSameSite(body.callbackURL, origins)) return apiError(c, 403, 'INVALID_CALLBACK_URL', AUTH_ERRORS.requestRejected);
+        // The same rules as reset requests, counted apart from them (issue 21, finding 6).
+        const known = isKnownDevice(config.authSecret, c.req.header('cookie'), email);
         const limit = await limiter.check([
           [RATE_RULES.verificationPerIp, ip],
-          [RATE_RULES.resetRequestPerAccount, email],
+          [RATE_RULES.verificationPerAccountAddress, accountAtAddress(email, ip)],
+          [RATE_RULES.verificationPerAccount, known ? null : email],
         ]);
         if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+        const mail = known ? { allowed: true } : await limiter.hit(RATE_RULES.verificationMailPerAccount, email);
+        if (!mail.allowed) return verificationNotSent(c);
         return forward(c, path, { email, callbackURL: body.callbackURL });
       }
       case 'POST /two-factor/enable':
@@ -284,6 +297,16 @@ export function authRoutes(deps: AppDeps) {
     }
   });
 }
+
+/**
+ * A confirmation resend past the account's mail cap: better-auth's own answer for an address it
+ * sends nothing to ({status: true}, after its 500 ms floor), without a mail.
+ */
+async function verificationNotSent(c: Context): Promise<Response> {
+  await new Promise((resolve) => setTimeout(resolve, VERIFICATION_ANSWER_FLOOR_MS));
+  return c.json({ status: true });
+}
+const VERIFICATION_ANSWER_FLOOR_MS = 500;
 
 /** Rewrites a better-auth JSON error so its message is the spec's text for that code. */
 async function withSpecTexts(response: Response): Promise<Response> {

@@ -2,7 +2,6 @@
 // (FOOTAGE_MAX_GB, several GB) instead of the reel's 500MB. A finished file that is a video
 // becomes a footage row of its game and camera, the original in storage, and a
 // 'faces.index-footage' job.
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Upload } from '@tus/server';
 import { and, eq, isNull } from 'drizzle-orm';
@@ -28,7 +27,7 @@ const metadataSchema = z.object({
 export function createFootageUploads(deps: AppDeps) {
   return createAdminTusUpload(deps.config, {
     path: FOOTAGE_UPLOADS_PATH,
-    directory: path.join(deps.config.dataDir, 'footage-uploads'),
+    folder: 'footage-uploads',
     maxSize: deps.config.faces.footageMaxBytes,
     notVideo: { message: FOOTAGE.notVideo },
     async accept(metadata) {

@@ -39,9 +39,27 @@ export const RATE_RULES = {
   twoFactorEnrolPerUser: { name: 'two-factor-enrol:user', scope: 'user', limit: 10, windowSeconds: 15 * 60 },
   signUpPerIp: { name: 'sign-up:ip', scope: 'address', limit: 10, windowSeconds: 60 * 60 },
   resetRequestPerIp: { name: 'reset-request:ip', scope: 'address', limit: 5, windowSeconds: 15 * 60 },
-  resetRequestPerAccount: { name: 'reset-request:account', scope: 'account', limit: 3, windowSeconds: 60 * 60 },
+  /**
+   * Reset requests for one account from one address: someone else asking for a family's reset
+   * spends their own address's allowance, never the owner's (issue 21, finding 6).
+   */
+  resetRequestPerAccountAddress: { name: 'reset-request:account-ip', scope: 'account-address', limit: 3, windowSeconds: 60 * 60 },
+  /**
+   * Reset requests for one account from anywhere: well above the per-address limit, so only a
+   * spread-out attack reaches it, and then a browser that has signed in to the account passes.
+   */
+  resetRequestPerAccount: { name: 'reset-request:account', scope: 'account', limit: 20, windowSeconds: 60 * 60 },
+  /**
+   * Reset mails to one account: further requests are answered the same and send nothing, so
+   * nobody can flood a family's inbox; the owner's known browser is not held by it.
+   */
+  resetMailPerAccount: { name: 'reset-mail:account', scope: 'recipient', limit: 5, windowSeconds: 60 * 60 },
   resetPasswordPerIp: { name: 'reset-password:ip', scope: 'address', limit: 10, windowSeconds: 15 * 60 },
   verificationPerIp: { name: 'verification:ip', scope: 'address', limit: 5, windowSeconds: 15 * 60 },
+  /** Resending the confirmation: the same three rules as reset requests, counted apart from them. */
+  verificationPerAccountAddress: { name: 'verification:account-ip', scope: 'account-address', limit: 3, windowSeconds: 60 * 60 },
+  verificationPerAccount: { name: 'verification:account', scope: 'account', limit: 20, windowSeconds: 60 * 60 },
+  verificationMailPerAccount: { name: 'verification-mail:account', scope: 'recipient', limit: 5, windowSeconds: 60 * 60 },
   contactPerIp: { name: 'contact:ip', scope: 'address', limit: 5, windowSeconds: 10 * 60 },
   /** Auto-replies to one address: the form cannot be used to flood someone's inbox. */
   contactAutoReplyPerRecipient: { name: 'contact-reply:recipient', scope: 'recipient', limit: 2, windowSeconds: 24 * 60 * 60 },

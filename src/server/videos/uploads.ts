@@ -2,7 +2,6 @@
 // 500MB limit before a byte is stored, DATA_DIR/uploads, only MP4, MOV or WebM by its structure). A
 // finished upload becomes a video row and the original in storage, and a 'media.process-video'
 // job takes it from there. See docs/decisions/0008.
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Upload } from '@tus/server';
 import { and, eq } from 'drizzle-orm';
@@ -51,7 +50,7 @@ const metadataSchema = z.object({
 export function createVideoUploads(deps: AppDeps) {
   return createAdminTusUpload(deps.config, {
     path: UPLOADS_PATH,
-    directory: path.join(deps.config.dataDir, 'uploads'),
+    folder: 'uploads',
     maxSize: VIDEO_MAX_BYTES,
     notVideo: { message: ADMIN.video.invalidTypeText, title: ADMIN.video.invalidType },
     async accept(metadata) {
