@@ -16,6 +16,8 @@ const ContactPage = page(() => import('./routes/contact'));
 const TermsPage = page(() => import('./routes/terms'));
 const AuthPage = page(() => import('./routes/auth'));
 const VerifyEmailPage = page(() => import('./routes/verify-email'));
+const TwoFactorPromptPage = page(() => import('./routes/two-factor-prompt'));
+const TwoFactorSetupPage = page(() => import('./routes/two-factor-setup'));
 const SignupPage = page(() => import('./routes/signup'));
 const ResetPasswordPage = page(() => import('./routes/reset-password'));
 const NotFoundPage = page(() => import('./routes/not-found'));
@@ -56,11 +58,13 @@ export function AppRoutes() {
           <Route path="terms" element={<TermsPage />} />
           <Route path="auth" element={<AuthPage />} />
           <Route path="auth/verify-email" element={<VerifyEmailPage />} />
+          <Route path="auth/two-factor" element={<TwoFactorPromptPage />} />
           <Route path="signup" element={<SignupPage />} />
           <Route path="reset-password" element={<ResetPasswordPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
         <Route path="dashboard" element={<DashboardPage />} />
+        <Route path="two-factor/setup" element={<TwoFactorSetupPage />} />
         <Route path="admin" element={<AdminArea />}>
           <Route index element={<AdminPortalPage />} />
           <Route path="users" element={<AdminUsersPage />} />

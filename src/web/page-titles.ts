@@ -11,6 +11,8 @@ export const PAGE_TITLES = {
   '/terms': 'Terms and Privacy Policy',
   '/auth': 'Sign in',
   '/auth/verify-email': 'Check your email',
+  '/auth/two-factor': 'Enter your code',
+  '/two-factor/setup': 'Set up your second factor',
   '/signup': 'Create your athlete profile',
   '/reset-password': 'Reset password',
   '/dashboard': 'Your dashboard',

@@ -10,7 +10,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DASHBOARD } from '../../src/common/dashboard-messages';
-import { ADMIN, IMPERSONATION } from '../../src/common/admin-messages';
+import { ADMIN, IMPERSONATION, SECOND_FACTOR_SETUP } from '../../src/common/admin-messages';
+import { SECOND_FACTOR } from '../../src/common/messages';
+import { totp } from '../support/totp';
 import { makeVideo } from '../support/videos';
 import { expectAccessible } from './a11y';
 import { grantAdmin, launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
@@ -36,6 +38,30 @@ const post = (pathname: string, init: { json?: unknown; form?: FormData; cookie?
     body: init.form ?? JSON.stringify(init.json),
     redirect: 'manual',
   });
+
+/**
+ * An admin sent to enrolment: the password, the QR code and the key, a code computed from the key
+ * as the phone would, then the recovery codes. Returns the key (base32) and the codes.
+ */
+async function enrolThroughScreens(page: Page, password: string, width: string): Promise<{ secret: string; codes: string[] }> {
+  await page.waitForURL('**/two-factor/setup');
+  await page.getByRole('heading', { name: SECOND_FACTOR_SETUP.title }).waitFor();
+  await page.getByLabel(SECOND_FACTOR_SETUP.passwordLabel).fill(password);
+  await page.getByRole('button', { name: SECOND_FACTOR_SETUP.start }).click();
+  await page.getByRole('img', { name: SECOND_FACTOR_SETUP.qrLabel }).waitFor();
+  const secret = (await page.getByTestId('totp-key').textContent())!.replace(/\s+/g, '');
+  expect(await page.getByTestId('totp-uri').textContent()).toContain(`secret=${secret}`);
+  await shot(page, `admin-00-two-factor-setup-${width}`);
+  await expectAccessible(page, 'second factor enrolment');
+  await page.getByLabel(SECOND_FACTOR.codeLabel, { exact: true }).fill(totp(secret));
+  await page.getByRole('button', { name: SECOND_FACTOR_SETUP.confirm }).click();
+  await page.getByRole('heading', { name: SECOND_FACTOR_SETUP.recoveryTitle }).waitFor();
+  const codes = await page.getByTestId('recovery-codes').getByRole('listitem').allTextContents();
+  expect(codes).toHaveLength(10);
+  await shot(page, `admin-00-two-factor-recovery-codes-${width}`);
+  await expectAccessible(page, 'recovery codes');
+  return { secret, codes };
+}
 
 /** Registers through the full form's API (with a phone) and signs in by the confirmation link in a new page. */
 async function athleteSignedIn(): Promise<{ page: Page; errors: string[]; email: string }> {
@@ -73,8 +99,12 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
   await page.waitForURL('**/dashboard');
   expect(await grantAdmin(product, adminEmail)).toContain(`${adminEmail} is now an admin.`);
 
-  // The portal.
+  // The admin area first asks for a second factor (issue 21): enrolment through its screens.
   await page.goto(`${product.url}/admin`);
+  await enrolThroughScreens(page, 'secret123', '1280');
+  await page.getByRole('button', { name: SECOND_FACTOR_SETUP.done }).click();
+
+  // The portal.
   await page.getByRole('heading', { name: ADMIN.portal.title }).waitFor();
   await expect.poll(() => page.getByTestId('stat-totalUsers').textContent()).toBe('2');
   await page.getByText(ADMIN.portal.jobsNone).waitFor();
@@ -216,4 +246,42 @@ it('a member opening the admin area is sent back with Access Denied', async () =
   await page.goto(`${product.url}/admin/users`);
   await page.waitForURL('**/dashboard');
   await page.getByText("You don't have admin privileges").waitFor();
+});
+
+it('an admin enrols on a phone-sized screen, then signs in with the password and the code from the app', async () => {
+  const email = `second.${Date.now()}@example.com`;
+  await post('/api/account/sign-up', { json: { fullName: 'Sky Second', email, password: 'secret123' } });
+  const { page, errors } = await newPage(browser, 390);
+  await page.goto(await mailLink(product, email, 'Confirm'));
+  await page.waitForURL('**/dashboard');
+  expect(await grantAdmin(product, email)).toContain('is now an admin.');
+  await page.goto(`${product.url}/admin/users`);
+  const { secret } = await enrolThroughScreens(page, 'secret123', '390');
+  await page.getByRole('button', { name: SECOND_FACTOR_SETUP.done }).click();
+  await page.getByRole('heading', { name: ADMIN.portal.title }).waitFor();
+
+  // Another browser: the password alone leads to the code prompt, not to the admin area.
+  const other = await newPage(browser, 390);
+  const p = other.page;
+  await p.goto(`${product.url}/auth?email=${encodeURIComponent(email)}`);
+  await p.getByLabel('Password').fill('secret123');
+  await p.getByRole('button', { name: 'SIGN IN' }).click();
+  await p.waitForURL('**/auth/two-factor');
+  await p.getByRole('heading', { name: SECOND_FACTOR.promptTitle }).waitFor();
+  await shot(p, 'admin-00-two-factor-prompt-390');
+  await expectAccessible(p, 'code prompt');
+  expect((await p.request.get(`${product.url}/api/admin/whoami`)).status()).toBe(401);
+  await p.getByRole('button', { name: SECOND_FACTOR.useRecovery }).click();
+  await p.getByRole('heading', { name: SECOND_FACTOR.recoveryTitle }).waitFor();
+  await shot(p, 'admin-00-two-factor-recovery-390');
+  await p.getByRole('button', { name: SECOND_FACTOR.useApp }).click();
+  await p.getByLabel(SECOND_FACTOR.codeLabel, { exact: true }).fill('000000' === totp(secret, { steps: 1 }) ? '111111' : '000000');
+  await p.getByRole('button', { name: SECOND_FACTOR.verify }).click();
+  await p.getByRole('alert').filter({ hasText: SECOND_FACTOR.invalidCode }).first().waitFor();
+  // The next step's code: the one that confirmed enrolment works only once.
+  await p.getByLabel(SECOND_FACTOR.codeLabel, { exact: true }).fill(totp(secret, { steps: 1 }));
+  await p.getByRole('button', { name: SECOND_FACTOR.verify }).click();
+  await p.getByRole('heading', { name: ADMIN.portal.title }).waitFor();
+  expect(errors.filter((e) => !/status of 40[0-9]/.test(e))).toEqual([]);
+  expect(other.errors.filter((e) => !/status of 40[0-9]/.test(e))).toEqual([]);
 });

@@ -12,6 +12,7 @@ import { openDatabase, type Database } from '../../src/server/db/client';
 import { user, userProfiles } from '../../src/server/db/schema';
 import { createDiskStorage, type Storage } from '../../src/server/storage/storage';
 import { freePort } from '../support/ports';
+import { secretOfUri, totp } from '../support/totp';
 
 export interface Product {
   url: string;
@@ -153,12 +154,30 @@ export async function startSeededProduct(
   return { product: await startProduct({}, { dataDir: first.dataDir, port }), email, link };
 }
 
-/** Makes a confirmed account an admin with the product's own command, as the README says: `npm run admin -- grant`. */
-export function grantAdmin(product: Product, email: string): Promise<string> {
+/**
+ * Makes a confirmed account an admin with the product's own command, as the README says: `npm run
+ * admin -- grant`. With `enrolIn`, the admin then enrols the second factor through the API in that
+ * signed-in page (as the enrolment screen does: password, then a code from the app), so the page's
+ * session reaches the admin area; the authenticator's secret comes back for later sign-ins.
+ */
+export async function grantAdmin(product: Product, email: string, enrolIn?: { page: Page; password: string }): Promise<string> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  return new Promise((resolve, reject) =>
-    execFile(path.join(root, 'node_modules/.bin/tsx'), ['src/server/cli/admin.ts', 'grant', email], { cwd: root, env: { ...process.env, DATA_DIR: product.dataDir } }, (error, stdout, stderr) =>
-      error ? reject(new Error(stderr)) : resolve(stdout),
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(path.join(root, 'node_modules/.bin/tsx'), ['src/server/cli/admin.ts', 'grant', email], { cwd: root, env: { ...process.env, DATA_DIR: product.dataDir } }, (error, out, stderr) =>
+      error ? reject(new Error(stderr)) : resolve(out),
     ),
   );
+  if (enrolIn) await enrolSecondFactorByApi(product, enrolIn.page, enrolIn.password);
+  return stdout;
+}
+
+/** Enrols the signed-in admin of `page` in the second factor through the API; returns the secret (base32). */
+export async function enrolSecondFactorByApi(product: Product, page: Page, password: string): Promise<string> {
+  const headers = { origin: product.url };
+  const enable = await page.request.post(`${product.url}/api/auth/two-factor/enable`, { headers, data: { password } });
+  if (enable.status() !== 200) throw new Error(`enable: ${enable.status()} ${await enable.text()}`);
+  const secret = secretOfUri(((await enable.json()) as { totpURI: string }).totpURI);
+  const verify = await page.request.post(`${product.url}/api/auth/two-factor/verify-totp`, { headers, data: { code: totp(secret) } });
+  if (verify.status() !== 200) throw new Error(`verify: ${verify.status()} ${await verify.text()}`);
+  return secret;
 }

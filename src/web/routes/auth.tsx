@@ -1,6 +1,6 @@
 // /auth: Sign In and Create Account tabs. A signed-in visitor is sent on at once.
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import { BRAND, LABELS } from '../../common/messages';
+import { BRAND, LABELS, SECOND_FACTOR } from '../../common/messages';
 import { ResendVerification } from '../features/auth/resend-verification';
 import { SignInForm } from '../features/auth/sign-in-form';
 import { SignUpForm } from '../features/auth/sign-up-form';
@@ -22,7 +22,11 @@ export default function AuthPage() {
   const linkFailed = Boolean(params.get('error'));
 
   // The forms show at once (the page arrives prerendered); someone signed in is sent on once known.
-  if (me.data?.user) return <Navigate to={me.data.user.isAdmin ? '/admin' : '/dashboard'} replace />;
+  if (me.data?.user) {
+    const { isAdmin, secondFactor } = me.data.user;
+    const next = secondFactor === 'enrol' ? SECOND_FACTOR.setupPath : secondFactor === 'verify' ? SECOND_FACTOR.promptPath : isAdmin ? '/admin' : '/dashboard';
+    return <Navigate to={next} replace />;
+  }
 
   return (
     <div className="flex min-h-dvh items-start justify-center px-4 pb-16 pt-28">

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
 import { TIMING } from '../../../common/constants';
-import { AUTH_TOAST_TITLES, EMAIL_REQUIRED, LABELS, RESET_EMAIL_SENT, WELCOME_BACK } from '../../../common/messages';
+import { AUTH_TOAST_TITLES, EMAIL_REQUIRED, LABELS, RESET_EMAIL_SENT, SECOND_FACTOR, WELCOME_BACK } from '../../../common/messages';
 import type { SignInValues } from '../../../common/schemas';
 import { requestJson } from '../../lib/api-error';
 import { useSchemaForm } from '../../lib/schema-form';
@@ -13,14 +13,21 @@ import { refreshSession } from '../session/session';
 export function SignInForm({ defaultEmail }: { defaultEmail?: string }) {
   const navigate = useNavigate();
 
-  const signIn = useAction((values: SignInValues) => requestJson('/api/auth/sign-in/email', { method: 'POST', json: values }), {
-    onSuccess: async () => {
-      const me = await refreshSession();
-      notify.success(WELCOME_BACK);
-      navigate(me.user?.isAdmin ? '/admin' : '/dashboard', { replace: true });
+  const signIn = useAction(
+    (values: SignInValues) => requestJson<{ twoFactorRedirect?: boolean }>('/api/auth/sign-in/email', { method: 'POST', json: values }),
+    {
+      onSuccess: async (result) => {
+        // An admin with a second factor: the session comes only after the code.
+        if (result.twoFactorRedirect) return navigate(SECOND_FACTOR.promptPath);
+        const me = await refreshSession();
+        // An admin without one yet sets it up before anything else.
+        if (me.user?.secondFactor === 'enrol') return navigate(SECOND_FACTOR.setupPath, { replace: true });
+        notify.success(WELCOME_BACK);
+        navigate(me.user?.isAdmin ? '/admin' : '/dashboard', { replace: true });
+      },
+      onError: (error) => notify.error({ title: AUTH_TOAST_TITLES.signIn, description: error.message }),
     },
-    onError: (error) => notify.error({ title: AUTH_TOAST_TITLES.signIn, description: error.message }),
-  });
+  );
 
   const reset = useAction(
     (email: string) => requestJson('/api/auth/request-password-reset', { method: 'POST', json: { email, redirectTo: '/reset-password' } }),

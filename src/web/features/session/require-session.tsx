@@ -4,7 +4,7 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { ACCESS_DENIED, AUTH_REQUIRED } from '../../../common/messages';
+import { ACCESS_DENIED, AUTH_REQUIRED, SECOND_FACTOR } from '../../../common/messages';
 import { ApiRequestError } from '../../lib/api-error';
 import { navigateTo } from '../../lib/navigation';
 import { notify } from '../../lib/toast';
@@ -79,6 +79,8 @@ export function RequireAdmin({ children }: { children: (me: SignedIn) => ReactNo
   if (me.signingOut) return <FullPageSpinner label="Signing out..." />;
   if (me.isPending) return <FullPageSpinner />;
   if (!me.data?.user) return <Navigate to="/auth" replace />;
+  // An admin whose session has not passed the second factor: to enrolment or to the code prompt.
+  if (me.data.user.secondFactor) return <Navigate to={me.data.user.secondFactor === 'enrol' ? SECOND_FACTOR.setupPath : SECOND_FACTOR.promptPath} replace />;
   if (!me.data.user.isAdmin) return <DeniedRedirect />;
   return <SignedInScreen>{children(me.data as SignedIn)}</SignedInScreen>;
 }
