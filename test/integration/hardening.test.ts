@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_ERRORS, BAD_PAGE_ADDRESS, FIELD_ERRORS, REQUEST_TOO_LARGE } from '../../src/common/messages';
 import { PROMO } from '../../src/common/dashboard-messages';
 import { createApp } from '../../src/server/app';
-import { admins, contactMessages, homepageSignups, rateLimitHits, user, userProfiles } from '../../src/server/db/schema';
+import { contactMessages, homepageSignups, rateLimitHits, user, userProfiles } from '../../src/server/db/schema';
 import { isUploadRoute, JSON_BODY_MAX_BYTES } from '../../src/server/http/body-limit';
 import { createVerifiedUser, startTestApp, uniqueEmail, type TestApp } from '../support/app';
+import { makeAdmin } from '../support/dashboard-fixtures';
 import { jsonOf } from '../support/http';
 
 let app: TestApp;
@@ -117,7 +118,7 @@ describe('threat 2: request bodies are limited before they are read', () => {
       'PUT /api/videos/00000000-0000-4000-8000-000000000000/thumbnail',
     ]);
     const admin = await createVerifiedUser(app, { fullName: 'Limit Admin' });
-    await app.db.insert(admins).values({ userId: admin.userId });
+    await makeAdmin(app, admin.userId);
     const tusRoutes = ['/api/admin/uploads', '/api/admin/footage-uploads'];
     for (const route of uploads.filter((r) => r.method !== 'PATCH' && !tusRoutes.includes(r.path))) {
       const res = await sendBody(route.path, {
