@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { admins, user } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp } from '../support/app';
+import { enrolByApi } from '../support/two-factor';
 import { openPgliteFromTemplate } from '../support/pglite-template';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -207,7 +208,13 @@ describe('admin CLI while the server runs on the embedded database (issue 8: the
       expect(granted).toMatchObject({ code: 0 });
       expect(granted.stdout).toContain(`${owner.email} is now an admin.`);
       expect((await app.db.select().from(admins).where(eq(admins.userId, owner.userId)))[0]).toMatchObject({ isActive: true });
-      // The running server sees it at once.
+      // The running server sees it at once: the new admin is asked to enrol a second factor
+      // (issue 21), and once it has, the admin API answers.
+      const before = await app.fetch('/api/admin/whoami', { cookie: owner.cookie });
+      expect(before.status).toBe(403);
+      expect((await before.json()) as { code: string }).toMatchObject({ code: 'SECOND_FACTOR_REQUIRED' });
+      const enrolled = await enrolByApi(app, owner.cookie, owner.password);
+      owner.cookie = enrolled.cookie;
       expect((await app.fetch('/api/admin/whoami', { cookie: owner.cookie })).status).toBe(200);
 
       // The same refusals as the direct path.
