@@ -29,6 +29,17 @@ export interface Segment {
    * between them are skipped unread (see indexing.ts).
    */
   keyframesOnly?: boolean;
+  /**
+   * Otherwise each keyframe is decoded with the frames after it only up to the last sample it
+   * serves (decode-plan.ts): the same samples for a part of the decoding. `everyFrame` decodes the
+   * stretch whole instead (the reference the bench and tests compare with).
+   */
+  everyFrame?: boolean;
+  /**
+   * Frames no other frame refers to are skipped too; set when the file was checked to keep a
+   * decoded frame within 1/15 s before every sample (indexing.ts `decodeChoice`).
+   */
+  skipNonReference?: boolean;
 }
 
 export interface SegmentTrack {

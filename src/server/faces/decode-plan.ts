@@ -1,0 +1,223 @@
+// What ffmpeg decodes to give one stretch its sampled frames, when the file's keyframes are farther
+// apart than the samples (docs/decisions/0014). A frame can only be decoded after the frames it is
+// predicted from, back to its keyframe; the frames after a keyframe's last sample, up to the next
+// keyframe, serve no sample at all. So each keyframe is decoded with the frames after it only up
+// to the last sample it serves: an ffconcat script cuts the file at those points (in and out points
+// on the packets' times, read with ffprobe), and one decoder runs through the pieces. The samples
+// are the very frames a full decode gives (same times, same pixels); with a keyframe every 2 s and
+// 2 samples a second, 46 frames in 60 are decoded.
+//
+// Frames no other frame refers to (the B-frames of most cameras) can be skipped as well
+// (`-skip_frame noref`); a sample then takes the decoded frame just before it. That is done only
+// when the file was checked to keep a decoded frame within 1/15 s before every sample
+// (`nonReferenceGap`).
+import { spawn } from 'node:child_process';
+
+const FFPROBE = process.env.FFPROBE_PATH || 'ffprobe';
+
+/** A sample may land this much before its time when frames nothing refers to are skipped. */
+export const SAMPLE_SLACK_S = 1 / 15;
+
+/** One video packet, in decode order; times in the stream's time base. */
+export interface Packet {
+  pts: number;
+  dts: number;
+  key: boolean;
+}
+
+export interface StretchPackets {
+  /** Seconds per tick of the stream's time base. */
+  tick: number;
+  /** The file's start time, µs: ffmpeg counts `-ss` (and so the samples) from it. */
+  startUs: number;
+  packets: Packet[];
+  /** The listing reached the end of the file. */
+  toEnd: boolean;
+}
+
+/** One piece of the file: decoded from `inUs` (a keyframe, or the stretch's start) to `outUs` (a decode time; null: to the end). */
+export interface DecodePiece {
+  inUs: number;
+  outUs: number | null;
+}
+
+function probe(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(FFPROBE, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString()) : reject(new Error(`ffprobe exited with ${code}: ${err.trim()}`))));
+  });
+}
+
+/**
+ * The video packets from the keyframe before `fromS` to a little after `toS` (seconds from the
+ * file's start), with the time base and start time needed to place them. Only the packets'
+ * headers are read (nothing is decoded). `input` is the file as ffprobe opens it (media/ffmpeg.ts
+ * `videoInput`). Null when the file does not say enough to cut it.
+ */
+export async function readPackets(input: string[], fromS: number, toS: number): Promise<StretchPackets | null> {
+  const head = await probe(['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=time_base:format=start_time', '-of', 'csv', ...input]);
+  const timeBase = /^stream,(\d+)\/(\d+)/m.exec(head);
+  const start = /^format,([-\d.]+)/m.exec(head);
+  if (!timeBase || !Number(timeBase[1]) || !Number(timeBase[2])) return null;
+  const startUs = start ? Math.round(Number(start[1]) * 1e6) : 0;
+  if (!Number.isFinite(startUs)) return null;
+  const from = startUs / 1e6 + fromS;
+  // Two seconds past the end: the packets just after the last sample give its out point.
+  const csv = await probe(['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `${from.toFixed(6)}%${(startUs / 1e6 + toS + 2).toFixed(6)}`, '-show_entries', 'packet=pts,dts,flags', '-of', 'csv=p=0', ...input]);
+  const packets: Packet[] = [];
+  for (const line of csv.split('\n')) {
+    if (!line) continue;
+    const [pts, dts, flags] = line.split(',');
+    // A packet without times (some containers leave them out) cannot be placed: no plan.
+    if (!/^-?\d+$/.test(pts ?? '') || !/^-?\d+$/.test(dts ?? '')) return null;
+    packets.push({ pts: Number(pts), dts: Number(dts), key: flags?.startsWith('K') ?? false });
+  }
+  const tick = Number(timeBase[1]) / Number(timeBase[2]);
+  // The listing stops two seconds after `toS`, or at the end of the file.
+  const last = packets.at(-1);
+  const toEnd = !last || last.dts * tick < startUs / 1e6 + toS + 2 - 0.5;
+  return { tick, startUs, packets, toEnd };
+}
+
+/**
+ * The pieces to decode for the samples at `startS + k / sampleFps` (k = 0, 1, … before `endS`):
+ * for each keyframe, from it to the last packet (in decode order) whose frame is at or before the
+ * last sample it serves. A sample takes the last frame at or before its time, as the fps filter
+ * with round=up does; that frame and all it is predicted from are in its piece. Pieces that
+ * touch are joined. Null when the listing does not start on a keyframe the samples can use.
+ */
+export function planPieces(listing: StretchPackets, startS: number, endS: number, sampleFps: number): DecodePiece[] | null {
+  const { tick, startUs, packets } = listing;
+  const keys = packets.flatMap((p, i) => (p.key ? [i] : []));
+  if (!keys.length || !packets.length) return null;
+  const originUs = startUs + Math.round(startS * 1e6);
+  // A packet's time in seconds from the stretch's start, as ffmpeg will shift it.
+  const origin = Math.round(originUs / 1e6 / tick);
+  const at = (ticks: number) => (ticks - origin) * tick;
+  const groups: Array<{ key: number; last: number }> = [];
+  for (let k = 0; startS + k / sampleFps < endS - 1e-9; k++) {
+    const s = k / sampleFps;
+    let key = -1;
+    for (const i of keys) if (at(packets[i]!.pts) <= s + 1e-9) key = i;
+    // Before the first keyframe listed: a file whose picture starts a little after its sound, or a
+    // seek that lands on the keyframe just after the start (its decode time is before it). The
+    // decoder starts there either way, and the sample takes what a plain decode would give it.
+    if (key < 0 && keys[0] === 0) key = 0;
+    if (key < 0) return null;
+    // Every packet of this keyframe's run whose frame is at or before the sample.
+    const next = keys.find((i) => i > key) ?? packets.length;
+    let last = key;
+    for (let i = key; i < next; i++) if (at(packets[i]!.pts) <= s + 1e-9) last = i;
+    const group = groups.at(-1);
+    if (group?.key === key) group.last = Math.max(group.last, last);
+    else groups.push({ key, last });
+  }
+  if (!groups.length) return null;
+  const pieces: Array<DecodePiece & { last: number }> = [];
+  for (const [g, group] of groups.entries()) {
+    const previous = pieces.at(-1);
+    // The next packet in the file is this keyframe: go on decoding without a cut.
+    if (previous && previous.last + 1 === group.key) {
+      previous.last = group.last;
+      continue;
+    }
+    // In points are the keyframe's own time (rounded up to the µs, so that the seek lands on it),
+    // the stretch's start for the first piece.
+    const inUs = g === 0 ? originUs : Math.ceil(packets[group.key]!.pts * tick * 1e6 - 1e-6);
+    pieces.push({ inUs, outUs: null, last: group.last });
+  }
+  return pieces.map(({ inUs, last }) => {
+    const after = packets[last + 1];
+    // Cut between the last packet needed and the next one, by decode time; nothing after the
+    // last packet of a listing that reached the end of the file.
+    if (!after) return { inUs, outUs: listing.toEnd ? null : Math.round((packets[last]!.dts * tick + tick) * 1e6) };
+    return { inUs, outUs: Math.round(((packets[last]!.dts + after.dts) / 2) * tick * 1e6) };
+  });
+}
+
+const seconds = (us: number) => `${us < 0 ? '-' : ''}${Math.floor(Math.abs(us) / 1e6)}.${String(Math.abs(us) % 1e6).padStart(6, '0')}`;
+
+/**
+ * The ffconcat script for the pieces. Each piece's duration runs to the next one's in point, so the
+ * demuxer shifts every packet by the same amount (the first in point): the frames keep their
+ * times, counted from the stretch's start (ffmpeg must run with -copyts). Each piece opens the file
+ * as `input` does: the same single demuxer, local files only.
+ */
+export function concatScript(input: string[], pieces: DecodePiece[]): string {
+  const url = input[input.lastIndexOf('-i') + 1] ?? '';
+  const demuxer = input.includes('-format_whitelist') ? input[input.indexOf('-format_whitelist') + 1] : undefined;
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const lines = ['ffconcat version 1.0'];
+  pieces.forEach((piece, i) => {
+    lines.push(`file ${quote(url.startsWith('file:') ? url : `file:${url}`)}`, 'option protocol_whitelist file');
+    if (demuxer) lines.push(`option format_whitelist ${demuxer}`);
+    lines.push(`inpoint ${seconds(piece.inUs)}`);
+    if (piece.outUs !== null) lines.push(`outpoint ${seconds(piece.outUs)}`);
+    const next = pieces[i + 1];
+    if (next) lines.push(`duration ${seconds(next.inUs - piece.inUs)}`);
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/** What ffmpeg is given for a stretch's samples: its input options and the script to write to its stdin. */
+export interface DecodePlan {
+  args: string[];
+  script: string;
+  /** The share of the stretch's frames that are decoded. */
+  share: number;
+}
+
+/**
+ * The input for the samples of [startS, endS): the pieces of the file they need, as an ffconcat
+ * script read from stdin, with -copyts so the frames keep their times. Null when the file cannot
+ * be cut (the caller decodes the stretch whole).
+ */
+export async function planDecode(input: string[], startS: number, endS: number, sampleFps: number): Promise<DecodePlan | null> {
+  const listing = await readPackets(input, startS, endS);
+  const pieces = listing && planPieces(listing, startS, endS, sampleFps);
+  if (!listing || !pieces) return null;
+  const script = concatScript(input, pieces);
+  // How many of the stretch's packets the pieces take (by decode time), for the bench.
+  const tick = listing.tick;
+  const inside = (dts: number, from: number, to: number | null) => dts * tick * 1e6 >= from && (to === null || dts * tick * 1e6 < to);
+  const startUs = listing.startUs + Math.round(startS * 1e6);
+  const endUs = listing.startUs + Math.round(endS * 1e6);
+  const stretch = listing.packets.filter((p) => p.dts * tick * 1e6 >= startUs && p.dts * tick * 1e6 < endUs);
+  const decoded = stretch.filter((p) => pieces.some((piece) => inside(p.dts, piece.inUs, piece.outUs)));
+  return {
+    args: ['-protocol_whitelist', 'file,pipe', '-format_whitelist', 'concat', '-f', 'concat', '-safe', '0', '-i', 'pipe:0', '-copyts'],
+    script,
+    share: stretch.length ? decoded.length / stretch.length : 1,
+  };
+}
+
+/**
+ * The times (seconds from the file's start) of the frames still decoded over its first
+ * `withinSeconds` when frames no other frame refers to are skipped (decoding those once).
+ */
+export async function referenceFrameTimes(input: string[], withinSeconds: number): Promise<number[]> {
+  const csv = await probe(['-v', 'error', '-threads', '1', '-skip_frame', 'noref', '-select_streams', 'v:0', '-read_intervals', `%+${withinSeconds}`, '-show_entries', 'frame=pts_time:format=start_time', '-of', 'csv', ...input]);
+  const start = Number(/^format,([-\d.]+)/m.exec(csv)?.[1] ?? 0) || 0;
+  return [...csv.matchAll(/^frame,([-\d.]+)/gm)].map((m) => Number(m[1]) - start).filter((t) => Number.isFinite(t)).sort((a, b) => a - b);
+}
+
+/**
+ * How far before its time a sample can land when those frames are skipped: the fps filter takes
+ * the last decoded frame at or before each sample. When the samples fall on frame times (the
+ * frame rate a whole multiple of the sample rate, frames on its grid from the file's start) that is
+ * the longest gap between decoded frames less one frame; otherwise up to the gap itself.
+ * Infinity when too few frames came out to tell.
+ */
+export function nonReferenceSlack(times: number[], fps: number | null, sampleFps: number): number {
+  if (times.length < 3 || !fps) return Infinity;
+  let gap = 0;
+  for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i]! - times[i - 1]!);
+  const perSample = fps / sampleFps;
+  const onGrid = Math.abs(perSample - Math.round(perSample)) < 1e-6 && times.every((t) => Math.abs(t * fps - Math.round(t * fps)) < 0.01);
+  return onGrid ? gap - 1 / fps : gap;
+}
