@@ -91,6 +91,11 @@ export async function composeFootage(
     audio?: boolean;
     noise?: number;
     keyframeEvery?: number;
+    /**
+     * Keyframes exactly every `keyframeEvery` frames and nowhere else, as a camera set to a fixed
+     * keyframe interval makes them (x264 otherwise puts each one a frame early: 59 frames for 60).
+     */
+    fixedKeyframes?: boolean;
     /** Shot cuts: at each of these times the scene changes (another background), as an edit would. */
     cuts?: number[];
   },
@@ -139,7 +144,9 @@ export async function composeFootage(
   if (filters.length) args.push('-filter_complex', filters.join(';'), '-map', `[${last}]`);
   else args.push('-map', '0:v');
   if (opts.audio) args.push('-map', `${appearances.length + 1}:a`, '-c:a', 'aac', '-b:a', '96k');
-  args.push('-t', String(seconds), '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', String(opts.keyframeEvery ?? 60), '-movflags', '+faststart', file);
+  args.push('-t', String(seconds), '-c:v', 'libx264', '-preset', opts.preset ?? 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-g', String(opts.keyframeEvery ?? 60));
+  if (opts.fixedKeyframes) args.push('-keyint_min', String(opts.keyframeEvery ?? 60), '-sc_threshold', '0');
+  args.push('-movflags', '+faststart', file);
   try {
     await run('ffmpeg', args, { maxBuffer: 1 << 24 });
   } finally {
