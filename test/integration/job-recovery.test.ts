@@ -15,6 +15,8 @@ import { openDatabase, queryRows } from '../../src/server/db/client';
 import { userVideos } from '../../src/server/db/schema';
 import { mailLink, startProduct, type Product } from '../e2e/support';
 import { makeVideo } from '../support/videos';
+import { secretOfUri, totp } from '../support/totp';
+import { jar } from '../support/two-factor';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -42,6 +44,18 @@ function grant(product: Product, email: string, env: Record<string, string> = {}
       (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
     ),
   );
+}
+
+/** A granted admin enrols the second factor as the enrolment screen does; returns the session that passed it. */
+async function enrol(product: Product, cookie: string): Promise<string> {
+  const post = (route: string, body: unknown, cookies: string) =>
+    fetch(`${product.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: product.url, cookie: cookies }, body: JSON.stringify(body) });
+  const enable = await post('/api/auth/two-factor/enable', { password: 'secret123' }, cookie);
+  if (enable.status !== 200) throw new Error(`enable: ${enable.status} ${await enable.text()}`);
+  const { totpURI } = (await enable.json()) as { totpURI: string };
+  const verify = await post('/api/auth/two-factor/verify-totp', { code: totp(secretOfUri(totpURI)) }, cookie);
+  if (verify.status !== 200) throw new Error(`verify: ${verify.status} ${await verify.text()}`);
+  return jar(cookie, verify);
 }
 
 function upload(product: Product, cookie: string, userId: string, file: string): Promise<string> {
@@ -79,6 +93,7 @@ describe('a job killed half-way', () => {
       const admin = await account(product, 'Killer');
       const athlete = await account(product, 'Patient');
       await grant(product, admin.email);
+      admin.cookie = await enrol(product, admin.cookie);
       const videoId = await upload(product, admin.cookie, athlete.id, clip);
       await expect
         .poll(async () => (await videoState(product, admin.cookie, athlete.email, videoId))?.processingState, { timeout: 30_000, interval: 100 })
@@ -138,6 +153,7 @@ describe('a job killed half-way', () => {
       const admin = await account(product, 'Killer');
       const athlete = await account(product, 'Patient');
       await grant(product, admin.email, env);
+      admin.cookie = await enrol(product, admin.cookie);
       const videoId = await upload(product, admin.cookie, athlete.id, slowVideo());
       await expect
         .poll(async () => (await videoState(product, admin.cookie, athlete.email, videoId))?.processingState, { timeout: 30_000, interval: 100 })
