@@ -9,7 +9,12 @@
 //    job does (one stretch per face thread), once decoding every frame and once the keyframes
 //    alone (the job's choice for this file). Prints each as a multiple of real time and the time
 //    of each stage. Goal: ≥ 6× real time (first bar 4×).
-import { execFile } from 'node:child_process';
+//    Then the same people on a file with a keyframe every 60 frames (2 s, exactly, as a camera
+//    set to it makes them): its full decode (the floor when every frame is decoded), ffmpeg alone
+//    decoding each keyframe up to its last sample, and the index as the job decodes it
+//    (decode-plan.ts). Goal: ≥ 4× real time. The last line sums both up:
+//    RESULT reel-speed keyframes=…x gop2s=…x
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,10 +23,12 @@ import { eq } from 'drizzle-orm';
 import { loadConfig } from '../src/server/config';
 import { athleteReferences, eventGames, faceTracks, footage, highlightRequests, userProfiles } from '../src/server/db/schema';
 import { encodeEmbeddings } from '../src/server/faces/embeddings';
-import { indexSettings, keyframesSuffice } from '../src/server/faces/indexing';
+import { planDecode } from '../src/server/faces/decode-plan';
+import { decodeChoice, indexSettings } from '../src/server/faces/indexing';
 import { matchRequest } from '../src/server/faces/matching';
 import { createFacePool } from '../src/server/faces/pool';
-import type { SegmentResult } from '../src/server/faces/types';
+import type { Segment, SegmentResult } from '../src/server/faces/types';
+import { videoInput } from '../src/server/media/ffmpeg';
 import { createVerifiedUser, startTestApp } from '../test/support/app';
 import { makeAdmin } from '../test/support/dashboard-fixtures';
 import { composeFootage, type Appearance, type Person } from '../test/support/face-footage';
@@ -39,53 +46,102 @@ async function timed(args: string[]): Promise<number> {
   return seconds(started);
 }
 
-async function indexing() {
+/** ffmpeg with a concat script on its stdin (the decode plan's), timed. */
+function timedWithInput(args: string[], input: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn('ffmpeg', args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(seconds(started)) : reject(new Error(`ffmpeg: ${err}`))));
+    child.stdin.end(input);
+  });
+}
+
+/** The bench's footage with a keyframe every `keyframeEvery` frames, built once and cached in the temp folder. */
+async function footageFile(keyframeEvery: number, fixedKeyframes: boolean): Promise<string> {
   const duration = MINUTES * 60;
-  const file = path.join(os.tmpdir(), `giot-bench-speed-${MINUTES}min-k15.mp4`);
+  const file = path.join(os.tmpdir(), `giot-bench-speed-${MINUTES}min-k${keyframeEvery}.mp4`);
   if (!fs.existsSync(file)) {
-    console.log(`building ${MINUTES} min of 1080p30 footage, a keyframe every 0.5 s (once; cached at ${file})…`);
+    console.log(`building ${MINUTES} min of 1080p30 footage, a keyframe every ${keyframeEvery} frames (once; cached at ${file})…`);
     const people: Person[] = ['ava', 'bea', 'cleo', 'dana', 'eve', 'fay'];
     const plan: Appearance[] = [];
     for (let t = 0, i = 0; t < duration; t += 7, i++) {
       plan.push({ person: people[i % people.length]!, from: t, to: Math.min(duration, t + 12), faceHeight: 60 + (i % 4) * 40, x: 0.05 + (i % 5) * 0.18, y: 0.1 + (i % 3) * 0.25, drift: 0.01 });
     }
-    await composeFootage(`${file}.tmp.mp4`, { width: 1920, height: 1080, seconds: duration, appearances: plan, preset: 'veryfast', keyframeEvery: 15 });
+    await composeFootage(`${file}.tmp.mp4`, { width: 1920, height: 1080, seconds: duration, appearances: plan, preset: 'veryfast', keyframeEvery, fixedKeyframes });
     fs.renameSync(`${file}.tmp.mp4`, file);
   }
-  const decodeAll = await timed(['-v', 'error', '-i', file, '-an', '-f', 'null', '-']);
-  const decodeKeyframes = await timed(['-v', 'error', '-skip_frame', 'nokey', '-i', file, '-an', '-f', 'null', '-']);
-  const decodeSampled = await timed(['-v', 'error', '-threads', '1', '-i', file, '-an', '-vf', 'fps=2', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-y', '/dev/null']);
+  return file;
+}
+
+const row = (duration: number, label: string, s: number, note: string) =>
+  console.log(`  ${label.padEnd(38)} ${(duration / s).toFixed(1).padStart(6)}× real time  (${s.toFixed(1)} s${note})`);
+
+/**
+ * Indexes the file as the 'faces.index-footage' job does (one stretch per face thread, models
+ * warm), with the segment options given, and prints the speed and the stages. Returns the seconds.
+ */
+async function indexOnce(pool: ReturnType<typeof createFacePool>, file: string, title: string, options: Partial<Segment>, decodeAll: number, goal: string): Promise<number> {
+  const duration = MINUTES * 60;
+  const settings = indexSettings(loadConfig({ dataDir: os.tmpdir(), authSecret: 'bench' }));
+  const segment = (startS: number, endS: number): Segment => ({ file, startS, endS, width: 1920, height: 1080, ...options });
+  // Models load once per thread; the job's threads are warm after the first file.
+  await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(0, 1), settings });
+  if (pool.size > 1) await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(1, 2), settings });
+  const started = performance.now();
+  const parts = await Promise.all(
+    Array.from({ length: pool.size }, (_, i) => pool.run<SegmentResult>({ op: 'index-segment', segment: segment((duration / pool.size) * i, (duration / pool.size) * (i + 1)), settings })),
+  );
+  const indexS = seconds(started);
+  const sum = (key: keyof SegmentResult['stats']) => parts.reduce((a, p) => a + p.stats[key], 0);
+  const tracks = parts.reduce((a, p) => a + p.tracks.length, 0);
+  console.log(`\n  ${title}, ${settings.sampleFps} samples/s, detector input ${settings.detectInputSize}:`);
+  row(duration, 'face index', indexS, `; goal ${goal}`);
+  console.log(`  index / decode-only (every frame)      ${(decodeAll / indexS).toFixed(2).padStart(6)}`);
+  console.log(`  stages, summed over threads: detect ${(sum('detectMs') / 1000).toFixed(1)} s (${(sum('detectMs') / sum('frames')).toFixed(0)} ms a frame), describe ${(sum('describeMs') / 1000).toFixed(1)} s (${sum('descriptors')} descriptors, ${(sum('describeMs') / Math.max(1, sum('descriptors'))).toFixed(0)} ms each), decode and the rest ${(indexS * pool.size - (sum('detectMs') + sum('describeMs')) / 1000).toFixed(1)} s`);
+  console.log(`  detect: ${sum('fullLooks')} full looks, ${(sum('fullLookMs') / sum('fullLooks')).toFixed(0)} ms each; ${sum('followLooks')} looks around tracks, ${((sum('detectMs') - sum('fullLookMs')) / Math.max(1, sum('followLooks'))).toFixed(0)} ms each`);
+  console.log(`  ${sum('frames')} frames (${sum('fullLooks')} searched whole), ${sum('faces')} faces, ${tracks} tracks`);
+  return indexS;
+}
+
+/** Both files' indexing speeds (× real time), for the RESULT line. */
+async function indexing(): Promise<{ keyframes: number; gop2s: number }> {
+  const duration = MINUTES * 60;
   const config = loadConfig({ dataDir: os.tmpdir(), authSecret: 'bench' });
-  const pool = createFacePool(config.faces.workers);
-  const row = (label: string, s: number, note: string) => console.log(`  ${label.padEnd(38)} ${(duration / s).toFixed(1).padStart(6)}× real time  (${s.toFixed(1)} s${note})`);
-  console.log(`\nindexing ${MINUTES} min of 1080p30 (${pool.size} face threads):`);
-  row('ffmpeg decode, every frame', decodeAll, '; the floor when every frame is decoded');
-  row('ffmpeg decode, keyframes only', decodeKeyframes, '');
-  row('ffmpeg decode, sampled frames as RGB', decodeSampled, ', one thread, every frame decoded');
   const settings = indexSettings(config);
-  console.log(`  the job decodes ${(await keyframesSuffice(file, settings.sampleFps, 30)) ? 'the keyframes alone' : 'every frame'} of this file`);
+  const pool = createFacePool(config.faces.workers);
   try {
-    // Both ways of decoding, in the same run: every frame (footage with keyframes farther apart
-    // than the samples) and the keyframes alone.
-    for (const keyframesOnly of [false, true]) {
-      const segment = (startS: number, endS: number) => ({ file, startS, endS, width: 1920, height: 1080, keyframesOnly });
-      // Models load once per thread; the job's threads are warm after the first file.
-      await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(0, 1), settings });
-      if (pool.size > 1) await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(1, 2), settings });
-      const started = performance.now();
-      const parts = await Promise.all(
-        Array.from({ length: pool.size }, (_, i) => pool.run<SegmentResult>({ op: 'index-segment', segment: segment((duration / pool.size) * i, (duration / pool.size) * (i + 1)), settings })),
-      );
-      const indexS = seconds(started);
-      const sum = (key: keyof SegmentResult['stats']) => parts.reduce((a, p) => a + p.stats[key], 0);
-      const tracks = parts.reduce((a, p) => a + p.tracks.length, 0);
-      console.log(`\n  ${keyframesOnly ? 'keyframes alone decoded' : 'every frame decoded'}, ${settings.sampleFps} samples/s, detector input ${settings.detectInputSize}:`);
-      row('face index', indexS, '; goal ≥ 6×, first bar 4×');
-      console.log(`  index / decode-only (every frame)      ${(decodeAll / indexS).toFixed(2).padStart(6)}`);
-      console.log(`  stages, summed over threads: detect ${(sum('detectMs') / 1000).toFixed(1)} s (${(sum('detectMs') / sum('frames')).toFixed(0)} ms a frame), describe ${(sum('describeMs') / 1000).toFixed(1)} s (${sum('descriptors')} descriptors, ${(sum('describeMs') / Math.max(1, sum('descriptors'))).toFixed(0)} ms each), decode and the rest ${(indexS * pool.size - (sum('detectMs') + sum('describeMs')) / 1000).toFixed(1)} s`);
-      console.log(`  detect: ${sum('fullLooks')} full looks, ${(sum('fullLookMs') / sum('fullLooks')).toFixed(0)} ms each; ${sum('followLooks')} looks around tracks, ${((sum('detectMs') - sum('fullLookMs')) / Math.max(1, sum('followLooks'))).toFixed(0)} ms each`);
-      console.log(`  ${sum('frames')} frames (${sum('fullLooks')} searched whole), ${sum('faces')} faces, ${tracks} tracks`);
-    }
+    // 1. A keyframe every 15 frames (0.5 s), as a camera can be set to.
+    const file = await footageFile(15, false);
+    const decodeAll = await timed(['-v', 'error', '-i', file, '-an', '-f', 'null', '-']);
+    const decodeKeyframes = await timed(['-v', 'error', '-skip_frame', 'nokey', '-i', file, '-an', '-f', 'null', '-']);
+    const decodeSampled = await timed(['-v', 'error', '-threads', '1', '-i', file, '-an', '-vf', 'fps=2', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-y', '/dev/null']);
+    console.log(`\nindexing ${MINUTES} min of 1080p30, a keyframe every 0.5 s (${pool.size} face threads):`);
+    row(duration, 'ffmpeg decode, every frame', decodeAll, '; the floor when every frame is decoded');
+    row(duration, 'ffmpeg decode, keyframes only', decodeKeyframes, '');
+    row(duration, 'ffmpeg decode, sampled frames as RGB', decodeSampled, ', one thread, every frame decoded');
+    const choice = await decodeChoice(file, settings.sampleFps, 30);
+    console.log(`  the job decodes ${choice.keyframesOnly ? 'the keyframes alone' : 'each keyframe up to its last sample'} of this file`);
+    // Both ways of decoding, in the same run: every frame and the keyframes alone.
+    await indexOnce(pool, file, 'every frame decoded', { everyFrame: true }, decodeAll, '≥ 6×, first bar 4×');
+    const keyframesS = await indexOnce(pool, file, 'keyframes alone decoded', { keyframesOnly: true }, decodeAll, '≥ 6×, first bar 4×');
+
+    // 2. A keyframe every 60 frames (2 s), common for cameras: each keyframe is decoded with the
+    // frames after it up to its last sample (decode-plan.ts), next to the full decode of the same
+    // file in the same run (its floor before).
+    const gop = await footageFile(60, true);
+    const gopAll = await timed(['-v', 'error', '-i', gop, '-an', '-f', 'null', '-']);
+    const plan = await planDecode(await videoInput(gop), 0, duration, settings.sampleFps);
+    if (!plan) throw new Error('no decode plan for the 2 s footage');
+    const gopChoice = await decodeChoice(gop, settings.sampleFps, 30);
+    const gopPlanned = await timedWithInput(['-v', 'error', ...(gopChoice.skipNonReference ? ['-skip_frame', 'noref'] : []), ...plan.args, '-an', '-f', 'null', '-'], plan.script);
+    console.log(`\nindexing ${MINUTES} min of 1080p30, a keyframe every 2 s (${pool.size} face threads):`);
+    row(duration, 'ffmpeg decode, every frame', gopAll, '; the floor decoding every frame');
+    row(duration, 'ffmpeg decode, up to each last sample', gopPlanned, `; ${(plan.share * 100).toFixed(0)}% of the frames`);
+    console.log(`  the job decodes ${gopChoice.keyframesOnly ? 'the keyframes alone' : `each keyframe up to its last sample: ${(plan.share * 100).toFixed(0)}% of the frames${gopChoice.skipNonReference ? ', frames nothing refers to skipped' : ''}`}`);
+    const gopS = await indexOnce(pool, gop, 'each keyframe decoded up to its last sample', gopChoice, gopAll, '≥ 4×');
+    return { keyframes: duration / keyframesS, gop2s: duration / gopS };
   } finally {
     await pool.close();
   }
@@ -154,6 +210,7 @@ async function matching() {
 }
 
 runBenchmark(async () => {
-  if (!process.env.BENCH_SKIP_INDEX) await indexing();
+  const speeds = process.env.BENCH_SKIP_INDEX ? null : await indexing();
   if (!process.env.BENCH_SKIP_MATCH) await matching();
+  if (speeds) console.log(`RESULT reel-speed keyframes=${speeds.keyframes.toFixed(1)}x gop2s=${speeds.gop2s.toFixed(1)}x`);
 });
