@@ -2,9 +2,11 @@
 // an athlete whose family agreed to face matching is found by a reference photo (a different
 // picture from the one in the footage) when the admin approves the request; someone else in the
 // same footage is not. Without consent nothing is searched or kept.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import * as tus from 'tus-js-client';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +14,11 @@ import { FACE_MATCHING } from '../../src/common/dashboard-messages';
 import { appearances, athleteReferences, eventGames, events, faceDetections, faceTracks, footage, highlightRequests, userProfiles } from '../../src/server/db/schema';
 import { decodeEmbeddings } from '../../src/server/faces/embeddings';
 import { isSealed } from '../../src/server/faces/face-data-seal';
-import { indexFootage, indexSettings, keyframesSuffice, purgeExpiredIndexes } from '../../src/server/faces/indexing';
-import type { SegmentResult } from '../../src/server/faces/types';
+import { planDecode } from '../../src/server/faces/decode-plan';
+import { frames } from '../../src/server/faces/index-segment';
+import { decodeChoice, indexFootage, indexSettings, keyframesSuffice, purgeExpiredIndexes } from '../../src/server/faces/indexing';
+import type { Segment, SegmentResult } from '../../src/server/faces/types';
+import { videoInput } from '../../src/server/media/ffmpeg';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { composeFootage, groupPhoto, photoWithoutFace, referencePhoto, smallFacePhoto, type Person } from '../support/face-footage';
@@ -221,6 +226,74 @@ describe('footage, index and matching', () => {
       [3, 7.5, 10],
     ]);
   }, 120_000);
+
+  it('footage with a keyframe every 1 or 2 s is decoded only up to each keyframe\'s last sample: the same samples and tracks as decoding every frame', async () => {
+    const appearances = [
+      { person: 'ava' as const, from: 0, to: 4, faceHeight: 100, x: 0.15, y: 0.15, drift: 0.02 },
+      { person: 'bea' as const, from: 3, to: 6, faceHeight: 90, x: 0.6, y: 0.3 },
+    ];
+    const settings = { ...indexSettings(app.server.deps.config), fullLookEvery: 1 };
+    const spans = (r: SegmentResult) => r.tracks.map((t) => [t.startS, t.endS, t.faces.length]).sort((a, b) => a[0]! - b[0]!);
+    // The sampled frames, small (the samples' pixels are what is compared).
+    const sampled = async (segment: Segment, fps = 2) => {
+      const out: Buffer[] = [];
+      for await (const f of frames({ ...segment, width: 160, height: 90 }, fps)) out.push(Buffer.from(f.data));
+      return out;
+    };
+    const index = (segment: Segment) => app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment, settings });
+    for (const keyframeEvery of [30, 60]) {
+      const file = path.join(work, `gop-${keyframeEvery}.mp4`);
+      await composeFootage(file, { width: 640, height: 360, seconds: 6, appearances, keyframeEvery, fixedKeyframes: true });
+      const choice = await decodeChoice(file, 2, 30);
+      expect(choice.keyframesOnly).toBe(false);
+      // Samples 0, 0.5, 1 (and 1.5) s after each keyframe: 16 frames in 30, 46 in 60.
+      const plan = await planDecode(await videoInput(file), 0, 6, 2);
+      expect(plan!.share).toBeCloseTo(keyframeEvery === 30 ? 16 / 30 : 46 / 60, 2);
+      for (const [startS, endS] of [
+        [0, 7],
+        [1.5, 4.5],
+      ] as const) {
+        const segment = { file, startS, endS, width: 640, height: 360 };
+        const [every, planned] = await Promise.all([sampled({ ...segment, everyFrame: true }), sampled({ ...segment, ...choice })]);
+        expect(planned.length).toBe(every.length);
+        // The very frames a full decode gives, pixel for pixel.
+        expect(planned.every((f, i) => f.equals(every[i]!))).toBe(true);
+      }
+      const segment = { file, startS: 0, endS: 7, width: 640, height: 360 };
+      const [whole, planned] = await Promise.all([index({ ...segment, everyFrame: true }), index({ ...segment, ...choice })]);
+      expect(planned.stats.frames).toBe(whole.stats.frames);
+      expect(spans(planned)).toEqual(spans(whole));
+      // Each person is one track (0–4 s and 3–6 s).
+      expect(spans(planned).map(([from]) => from)).toEqual([0, 3]);
+    }
+
+    // B-frames nothing refers to: skipped when every sample keeps a decoded frame at most 1/15 s
+    // before it (one B-frame between P-frames at 30 fps), not with three B-frames in a row.
+    const source = path.join(work, 'gop-60.mp4');
+    const withB = async (bframes: number) => {
+      const file = path.join(work, `b${bframes}.mp4`);
+      await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-i', source, '-c:v', 'libx264', '-preset', 'veryfast', '-x264-params', `bframes=${bframes}:b-adapt=0:b-pyramid=none`, '-g', '60', '-keyint_min', '60', '-sc_threshold', '0', '-pix_fmt', 'yuv420p', file]);
+      return file;
+    };
+    const [one, three] = await Promise.all([withB(1), withB(3)]);
+    expect(await decodeChoice(three, 2, 30)).toEqual({ keyframesOnly: false, skipNonReference: false });
+    const choice = await decodeChoice(one, 2, 30);
+    expect(choice).toEqual({ keyframesOnly: false, skipNonReference: true });
+    const segment = { file: one, startS: 0, endS: 7, width: 640, height: 360 };
+    const [all, planned] = await Promise.all([sampled({ ...segment, everyFrame: true }, 30), sampled({ ...segment, ...choice })]);
+    expect(planned).toHaveLength(12);
+    const early = planned.map((f, k) => {
+      const at = all.findIndex((g) => g.equals(f));
+      expect(at).toBeGreaterThanOrEqual(0);
+      return k / 2 - at / 30;
+    });
+    // Each sample is a frame at or up to 1/15 s before its time; the odd frames are B-frames here.
+    expect(Math.min(...early)).toBeGreaterThanOrEqual(-1e-9);
+    expect(Math.max(...early)).toBeLessThanOrEqual(1 / 15 + 1e-9);
+    expect(early.some((e) => e > 0.01)).toBe(true);
+    const [whole, skipping] = await Promise.all([index({ ...segment, everyFrame: true }), index({ ...segment, ...choice })]);
+    expect(spans(skipping)).toEqual(spans(whole));
+  }, 180_000);
 
   it('a track does not cross a shot cut, even when someone else stands where the athlete stood (issue 20)', async () => {
     const file = path.join(work, 'shot-cut.mp4');
