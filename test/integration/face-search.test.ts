@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as tus from 'tus-js-client';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_MATCHING } from '../../src/common/dashboard-messages';
@@ -21,6 +20,7 @@ import { makeAdmin } from '../support/dashboard-fixtures';
 import { composeFootage, photoWithoutFace, referencePhoto } from '../support/face-footage';
 import { jsonOf } from '../support/http';
 import { eventually } from '../support/purchase';
+import { uploadFootage } from '../support/footage-upload';
 
 let app: TestApp;
 let admin: { cookie: string; userId: string };
@@ -50,20 +50,6 @@ const addClip = (json: { footageId: string; startS: number; endS: number }) => a
 const clipRow = async (id: string) => (await app.db.select().from(appearances).where(eq(appearances.id, id)))[0]!;
 const noJobs = { send: async () => 'not-sent' } as unknown as JobQueue;
 const ctx = (jobId: string) => ({ jobId, retryCount: 0, lastAttempt: false, heartbeat: async () => {} });
-
-function uploadFootage(file: string, metadata: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    new tus.Upload(fs.readFileSync(file), {
-      endpoint: `${app.url}/api/admin/footage-uploads`,
-      chunkSize: 4 * 1024 * 1024,
-      retryDelays: [],
-      metadata,
-      headers: { cookie: admin.cookie, origin: app.origin },
-      onSuccess: ({ lastResponse }) => resolve((JSON.parse(lastResponse.getBody()) as { footageId: string }).footageId),
-      onError: reject,
-    }).start();
-  });
-}
 
 async function postPhoto(cookie: string, route: string, field: string, file: string) {
   const form = new FormData();
@@ -104,7 +90,7 @@ beforeAll(async () => {
   expect((await postPhoto(athlete.cookie, '/api/profile/reference-photos', 'photo', path.join(work, 'ava.jpg'))).status).toBe(201);
 
   gameId = (await jsonOf<{ id: string }>(await app.fetch(`/api/admin/events/${EVENT}/games`, { method: 'POST', json: { label: 'Search game' }, cookie: admin.cookie }))).id;
-  indexedId = await uploadFootage(path.join(work, 'indexed.mp4'), { gameId, camera: 'Camera 1', filename: 'indexed.mp4' });
+  indexedId = await uploadFootage(app, admin.cookie, path.join(work, 'indexed.mp4'), { gameId, camera: 'Camera 1', filename: 'indexed.mp4' });
   // The second camera's file is stored with no index job: as footage still waiting to be indexed.
   const [row] = await app.db
     .insert(footage)

@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import * as tus from 'tus-js-client';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW } from '../../src/common/admin-messages';
@@ -29,6 +28,7 @@ import { makeAdmin } from '../support/dashboard-fixtures';
 import { composeFootage, referencePhoto } from '../support/face-footage';
 import { jsonOf } from '../support/http';
 import { eventually } from '../support/purchase';
+import { uploadFootage } from '../support/footage-upload';
 
 const run = promisify(execFile);
 let app: TestApp;
@@ -44,20 +44,6 @@ interface Review {
   clips: Array<{ id: string; footageId: string; camera: string; startS: number; endS: number; decision: string | null; position: number | null; manual: boolean; faceHeight: number }>;
   moments: Array<{ appearanceIds: string[]; preferredId: string }>;
   render: { id: string; state: string; error: string | null } | null;
-}
-
-function uploadFootage(file: string, metadata: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    new tus.Upload(fs.readFileSync(file), {
-      endpoint: `${app.url}/api/admin/footage-uploads`,
-      chunkSize: 4 * 1024 * 1024,
-      retryDelays: [],
-      metadata,
-      headers: { cookie: admin.cookie, origin: app.origin },
-      onSuccess: ({ lastResponse }) => resolve((JSON.parse(lastResponse.getBody()) as { footageId: string }).footageId),
-      onError: reject,
-    }).start();
-  });
 }
 
 const review = async (requestId: string) => jsonOf<Review>(await app.fetch(`/api/admin/requests/${requestId}/review`, { cookie: admin.cookie }));
@@ -115,8 +101,8 @@ beforeAll(async () => {
   expect((await app.fetch('/api/profile/reference-photos', { method: 'POST', body: form, cookie: athlete.cookie })).status).toBe(201);
 
   const game = await jsonOf<{ id: string }>(await app.fetch(`/api/admin/events/${EVENT}/games`, { method: 'POST', json: { label: 'Final' }, cookie: admin.cookie }));
-  camera1 = await uploadFootage(path.join(work, 'camera-1.mp4'), { gameId: game.id, camera: 'Camera 1', filename: 'camera-1.mp4' });
-  camera2 = await uploadFootage(path.join(work, 'camera-2.mp4'), { gameId: game.id, camera: 'Camera 2', filename: 'camera-2.mp4' });
+  camera1 = await uploadFootage(app, admin.cookie, path.join(work, 'camera-1.mp4'), { gameId: game.id, camera: 'Camera 1', filename: 'camera-1.mp4' });
+  camera2 = await uploadFootage(app, admin.cookie, path.join(work, 'camera-2.mp4'), { gameId: game.id, camera: 'Camera 2', filename: 'camera-2.mp4' });
   await eventually(async () => {
     const rows = await app.db.select().from(footage);
     return rows.length === 2 && rows.every((f) => f.indexState === 'indexed');
