@@ -1,7 +1,7 @@
 // /auth/two-factor: the second step of an admin's sign-in (the authenticator's code or a recovery
 // code), and where an admin's older session gives its code before the admin pages open.
 import { Navigate } from 'react-router';
-import { BRAND } from '../../common/messages';
+import { BRAND, SECOND_FACTOR } from '../../common/messages';
 import { CodePrompt } from '../features/two-factor/code-prompt';
 import { useMe } from '../features/session/session';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
@@ -11,7 +11,7 @@ export default function TwoFactorPromptPage() {
   usePageTitle(PAGE_TITLES['/auth/two-factor']);
   const me = useMe();
   const user = me.data?.user;
-  if (user?.secondFactor === 'enrol') return <Navigate to="/two-factor/setup" replace />;
+  if (user?.secondFactor === 'enrol') return <Navigate to={SECOND_FACTOR.setupPath} replace />;
   if (user && !user.secondFactor) return <Navigate to={user.isAdmin ? '/admin' : '/dashboard'} replace />;
   return (
     <div className="flex min-h-dvh items-start justify-center px-4 pb-16 pt-28">

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { SECOND_FACTOR_SETUP as TEXT } from '../../common/admin-messages';
+import { SECOND_FACTOR } from '../../common/messages';
 import { Enrolment } from '../features/two-factor/enrolment';
 import { useMe, type Me } from '../features/session/session';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
@@ -12,7 +13,7 @@ import { Spinner } from '../ui/spinner';
 
 function Gate({ user }: { user: NonNullable<Me['user']> }) {
   const [needsEnrolment] = useState(user.secondFactor === 'enrol');
-  if (!needsEnrolment) return <Navigate to={user.secondFactor === 'verify' ? '/auth/two-factor' : user.isAdmin ? '/admin' : '/dashboard'} replace />;
+  if (!needsEnrolment) return <Navigate to={user.secondFactor === 'verify' ? SECOND_FACTOR.promptPath : user.isAdmin ? '/admin' : '/dashboard'} replace />;
   return (
     <div className="flex min-h-dvh items-start justify-center bg-neutral-950 px-4 pb-16 pt-16 md:pt-24">
       <div className="w-full max-w-lg">
