@@ -131,7 +131,7 @@ export const TUTORIAL = {
 export const FACE_MATCHING = {
   title: 'Find my athlete by face',
   explanation:
-    'With your permission we compare the face on your athlete\'s headshot and reference photos with the game footage of the events you request, to find the moments they appear. The face data stays on our servers, is used for nothing else, and is deleted when you turn this off or delete the account. The face index of the game footage is deleted 90 days after it is made.',
+    'With your permission we compare the face on your athlete\'s headshot and reference photos with the game footage of the events you request, to find the moments they appear. The face data stays on our servers, is used for nothing else, and is deleted when you turn this off or delete the account. Faces in the game footage that no family asked for are deleted when the event stops taking requests, and the whole face index 90 days after it is made; face data is stored encrypted.',
   consentLabel: 'I agree to face matching for my athlete',
   /** Next to the choice on the registration form. */
   optionalNote: '(optional: you can turn it on or off on your dashboard at any time)',
