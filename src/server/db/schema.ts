@@ -672,6 +672,8 @@ export const reelRenders = pgTable(
     clips: jsonb('clips').$type<RenderClip[]>().notNull(),
     /** Seconds per stage and the outputs' durations, for the benchmarks and the admin. */
     stats: jsonb('stats').$type<Record<string, number>>(),
+    /** The family's short watermarked preview (storageKeys.reelPreview), shown before they pay. */
+    previewKey: text('preview_key'),
     createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

@@ -1,0 +1,1 @@
+ALTER TABLE "reel_renders" ADD COLUMN "preview_key" text;
