@@ -62,6 +62,30 @@ export const MEDIA = {
   notFound: 'Not found',
 } as const;
 
+/**
+ * How downloads are named: "<Athlete> – <Event> – Highlight Reel.mp4", "<Athlete> – <Event> – Photo 3.jpg".
+ * The server puts the name in Content-Disposition; the full-size photo viewer shows the same counter.
+ */
+export const DOWNLOAD_NAMES = {
+  separator: ' – ',
+  videoKinds: { highlight_reel: 'Highlight Reel', social_cut: 'Social Cut', full_video: 'Full Game' },
+  video: 'Video',
+  photo: (n: number) => `Photo ${n}`,
+} as const;
+
+/** The full-size photo viewer of "Your Photos". */
+export const PHOTO_VIEWER = {
+  title: 'Photo viewer',
+  counter: (n: number, total: number) => `Photo ${n} of ${total}`,
+  open: (n: number) => `Open photo ${n} full size`,
+  previous: 'Previous photo',
+  next: 'Next photo',
+  close: 'Close photo viewer',
+  download: 'Download',
+  downloadPhoto: (n: number) => `Download photo ${n}`,
+  hint: 'Swipe or use the arrow keys to move between photos.',
+} as const;
+
 export const CHECKOUT = {
   success: {
     title: 'Payment Successful!',

@@ -227,7 +227,8 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   );
   expect(sizes).toEqual([[1920, 1080, 4], [1080, 1920, 4]]);
   const [download] = await Promise.all([fp.waitForEvent('download'), reels.getByRole('button', { name: 'Download' }).first().click()]);
-  expect(download.suggestedFilename()).toBe(`${RENDERED_VIDEOS.highlight_reel}.mp4`);
+  // Saved under the family's name (issue 22): athlete, the request's event, the kind of video.
+  expect(download.suggestedFilename()).toBe('Ava Stone – Austin Fall League (Austin, TX, Oct 18-19) – Highlight Reel.mp4');
   const photos = fp.locator('section', { has: fp.getByRole('heading', { name: DASHBOARD.cards.photos }) });
   await photos.getByRole('img').first().waitFor();
   await expect.poll(() => photos.getByRole('img').first().evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(1280);

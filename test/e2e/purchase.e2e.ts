@@ -137,7 +137,7 @@ it('buys a reel with a promo code and the test checkout; a declined card and a c
   await shots(page, 'purchase-04-paid-dashboard');
   await expectAccessible(page, 'dashboard after payment');
   const [download] = await Promise.all([page.waitForEvent('download'), reels.getByRole('button', { name: 'Download' }).first().click()]);
-  expect(download.suggestedFilename()).toBe('Chicago Highlight Reel.mp4');
+  expect(download.suggestedFilename()).toBe('Jordan Lee – Chicago 3v3 (Chicago, IL, Nov 9) – Highlight Reel.mp4');
 
   // The receipt is in the outbox, with a link back to the dashboard.
   expect(await mailLink(product, email, 'order is confirmed')).toBe(`${product.url}/dashboard`);

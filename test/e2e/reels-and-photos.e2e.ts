@@ -82,9 +82,9 @@ it('plays, seeks and downloads reels, picks a thumbnail, shows photos and prices
   await page.getByText(MEDIA.thumbnailUpdated.title).waitFor();
   await expect.poll(() => video.getAttribute('poster')).toMatch(/^\/api\/media\/video-thumbnails\//);
 
-  // Download saves as "{title}.mp4".
+  // An upload without a request downloads as "{athlete} – {title}.mp4" (issue 22).
   const [download] = await Promise.all([page.waitForEvent('download'), reels.getByRole('button', { name: 'Download' }).first().click()]);
-  expect(download.suggestedFilename()).toBe('Fall League Highlights.mp4');
+  expect(download.suggestedFilename()).toBe('Sky Rivera – Fall League Highlights.mp4');
 
   // Photos in order, looping, each downloadable.
   const photos = page.locator('section', { has: page.getByRole('heading', { name: DASHBOARD.cards.photos }) });
@@ -93,7 +93,7 @@ it('plays, seeks and downloads reels, picks a thumbnail, shows photos and prices
   await photos.getByRole('button', { name: 'Next photo' }).click();
   await photos.getByRole('button', { name: 'Next photo' }).click();
   const [still] = await Promise.all([page.waitForEvent('download'), photos.getByRole('link', { name: 'Download' }).first().click()]);
-  expect(still.suggestedFilename()).toMatch(/\.jpg$/);
+  expect(still.suggestedFilename()).toBe('Sky Rivera – Photo 1.jpg');
 
   // Purchase dialog: $150, a promo code strikes the price through.
   await page.getByRole('button', { name: DASHBOARD.purchaseReel }).click();

@@ -73,22 +73,22 @@ describe('GET /api/stills', () => {
 });
 
 describe('GET /api/stills/:id/download', () => {
-  it('downloads a still as an attachment under its original file name', async () => {
+  it("downloads a still as an attachment named for the athlete and its number (issue 22), not the upload's file name", async () => {
     const res = await app.fetch(`/api/stills/${stills[0]!.id}/download`, { cookie: athlete.cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
-    expect(res.headers.get('content-disposition')).toContain('filename="IMG_0001.jpg"');
+    expect(res.headers.get('content-disposition')).toContain('filename="Test Athlete - Photo 1.jpg"');
     expect(res.headers.get('cache-control')).toBe(MEDIA_CACHE_CONTROL);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await res.arrayBuffer()).equals(stills[0]!.bytes)).toBe(true);
   });
 
-  it('names a still without an original file name after its position', async () => {
+  it('names a still after its position in the list', async () => {
     const res = await app.fetch(`/api/stills/${stills[1]!.id}/download`, { cookie: athlete.cookie });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
-    expect(res.headers.get('content-disposition')).toContain('filename="photo-2.jpg"');
+    expect(res.headers.get('content-disposition')).toContain('filename="Test Athlete - Photo 2.jpg"');
   });
 
   it("answers 404 for another user's still, an unknown id and a malformed id; 401 for a visitor", async () => {

@@ -157,13 +157,13 @@ describe('GET /api/videos/:id/stream and /download', () => {
     expect((await get(`/api/videos/${archived.id}/stream`, athlete.cookie)).status).toBe(404);
   });
 
-  it('downloads as an attachment named "{title}.mp4", private and nosniff', async () => {
+  it('downloads a video without a request as an attachment named "{athlete} – {title}.mp4", private and nosniff', async () => {
     const res = await get(`/api/videos/${video.id}/download`, athlete.cookie);
     expect(res.status).toBe(200);
     const disposition = res.headers.get('content-disposition')!;
     expect(disposition).toMatch(/^attachment;/);
-    expect(disposition).toContain('filename="Semifinal vs Rebels.mp4"');
-    expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent('Semifinal vs Rebels.mp4')}`);
+    expect(disposition).toContain('filename="Test Athlete - Semifinal vs Rebels.mp4"');
+    expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent('Test Athlete – Semifinal vs Rebels.mp4')}`);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('cache-control')).toBe('private, max-age=3600');
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
@@ -181,11 +181,11 @@ describe('GET /api/videos/:id/stream and /download', () => {
     const disposition = res.headers.get('content-disposition')!;
     const star = /filename\*=UTF-8''([^;]+)/.exec(disposition);
     expect(star).not.toBeNull();
-    expect(decodeURIComponent(star![1]!)).toBe(`${title}.mp4`);
+    expect(decodeURIComponent(star![1]!)).toBe(`Test Athlete – ${title}.mp4`);
     const plain = /filename="([^"]*)"/.exec(disposition);
     expect(plain).not.toBeNull();
     expect(plain![1]).toMatch(/^[\x20-\x7e]+\.mp4$/);
-    expect(plain![1]).toMatch(/^Finale . .quipe/);
+    expect(plain![1]).toBe('Test Athlete - Finale - Equipe Nandu _.mp4');
   });
 
   it('makes a title with quotes or slashes safe in the file name', async () => {

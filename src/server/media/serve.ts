@@ -12,10 +12,22 @@ export interface ServeOptions {
   downloadName?: string;
 }
 
-/** RFC 6266 Content-Disposition with an ASCII fallback and the UTF-8 name. */
+/**
+ * RFC 6266 Content-Disposition: the UTF-8 name in filename* (RFC 5987: ' ( ) * are escaped too,
+ * which encodeURIComponent leaves), and for old clients an ASCII filename: accents dropped
+ * (Équipe → Equipe), the en dash as a hyphen, the apostrophe left out, anything else outside printable ASCII, quotes and
+ * backslashes as "_".
+ */
 export function attachment(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  const ascii = filename
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[\u2013\u2014]/g, '-')
+    .replace(/\u2019/g, '')
+    .replace(/[^\x20-\x7e]+/g, '_')
+    .replace(/["\\']/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 export async function serveStored(storage: Storage, key: string, opts: ServeOptions): Promise<Response | null> {

@@ -6,8 +6,9 @@ import { requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { fileField, imageRejection, readForm, uploadLimit } from '../http/uploads';
+import { namingContext, videoDownloadName } from '../media/download-names';
 import { serveStored } from '../media/serve';
-import { downloadName, findWatchableVideo, listVisibleVideos, saveThumbnail, toVideoDto } from './service';
+import { findWatchableVideo, listVisibleVideos, saveThumbnail, toVideoDto } from './service';
 
 export function videoRoutes(deps: AppDeps) {
   const missing = (c: Parameters<typeof apiError>[0]) => apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
@@ -21,10 +22,12 @@ export function videoRoutes(deps: AppDeps) {
     .on(['GET', 'HEAD'], '/:id/:mode{stream|download}', async (c) => {
       const video = await findWatchableVideo(deps.db, c.var.viewer, c.req.param('id'));
       if (!video?.videoUrl) return missing(c);
+      // A download is saved as "<Athlete> – <Event> – Highlight Reel.mp4" (media/download-names.ts).
+      const downloading = c.req.param('mode') === 'download';
       const res = await serveStored(deps.storage, video.videoUrl, {
         method: c.req.method,
         rangeHeader: c.req.header('range'),
-        downloadName: c.req.param('mode') === 'download' ? downloadName(video.videoTitle) : undefined,
+        downloadName: downloading ? videoDownloadName(await namingContext(deps.db, video.userId, video.requestId), video) : undefined,
       });
       return res ?? missing(c);
     })

@@ -55,12 +55,6 @@ export async function findWatchableVideo(db: Db, viewer: Viewer, videoId: string
   return visible ? row : null;
 }
 
-/** A file name for downloads: the title, made safe, with .mp4. */
-export function downloadName(title: string): string {
-  const clean = title.replace(/[\\/:*?"<>|\x00-\x1f]+/g, ' ').replace(/\s+/g, ' ').trim() || 'video';
-  return `${clean.slice(0, 120)}.mp4`;
-}
-
 export async function saveThumbnail(
   deps: { db: Db; storage: Storage; bus: EventBus },
   video: VideoRow,

@@ -13,14 +13,15 @@ import { ThumbnailPicker } from './thumbnail-picker';
 
 /**
  * Checks the file is there (HEAD), then lets the browser download it straight to disk, so a
- * large video is never held in memory here.
+ * large video is never held in memory here, under the name the server gives it.
  */
 async function download(video: VideoDto) {
   const res = await fetch(video.downloadUrl!, { method: 'HEAD', credentials: 'same-origin' }).catch(() => null);
   if (!res?.ok) return notify.error(MEDIA.downloadFailed);
   const link = document.createElement('a');
   link.href = video.downloadUrl!;
-  link.download = `${video.title}.mp4`;
+  // No name of our own: the server's Content-Disposition names it for the family.
+  link.download = '';
   document.body.append(link);
   link.click();
   link.remove();
