@@ -36,6 +36,12 @@ export interface Config {
   runWorker: boolean;
   /** A running job renews its lease this often; a worker silent for three times as long is taken as gone. */
   jobHeartbeatSeconds: number;
+  /**
+   * How long a server may answer from its memory who a session cookie belongs to
+   * (auth/viewer-cache.ts): the longest a revoked session can still work on an instance that
+   * missed the database's notice. 0 turns the cache off.
+   */
+  sessionCacheSeconds: number;
   /** S3-compatible storage; null keeps files on local disk under dataDir/storage. */
   s3: S3Config | null;
   /** Who takes payments: Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout. */
@@ -210,6 +216,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     mailRetryDelaySeconds: 5,
     runWorker: env.RUN_WORKER !== '0',
     jobHeartbeatSeconds: Math.max(1, Number(env.JOB_HEARTBEAT_SECONDS ?? 10) || 10),
+    sessionCacheSeconds: Math.min(60, Math.max(0, Number(env.SESSION_CACHE_SECONDS ?? 5) || 0)),
     s3: loadS3(env),
     payments: overrides.payments ?? loadPayments(env),
     faces: loadFaceSettings(env, dataDir),

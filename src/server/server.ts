@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app';
 import { createAuth } from './auth/auth';
+import { cacheViewers } from './auth/viewer-cache';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import type { AppDeps } from './http/deps';
@@ -47,6 +48,7 @@ export async function buildDeps(config: Config, opts: { database?: Database } = 
   const db = database.db;
   const auth = createAuth({ config, db, mailer });
   const bus = await createEventBus(database);
+  cacheViewers(auth, bus, config.sessionCacheSeconds * 1000);
   const payments = createPaymentProvider({ config, db, jobs });
   const faces = createFacePool(config.faces.workers);
   installFaceDataKey(config.faces.dataKey);

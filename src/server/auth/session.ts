@@ -10,6 +10,7 @@ import type { Auth } from './auth';
 import { secondFactorStep, type SecondFactorStep } from './two-factor';
 import { endViewAsSessions } from './impersonation';
 import { viewAsEndsAt } from './view-as-hour';
+import { ViewerCache, viewerCacheOf } from './viewer-cache';
 
 export interface Viewer {
   userId: string;
@@ -24,7 +25,20 @@ export interface Viewer {
   sessionExpiresAt: Date;
 }
 
+/** The viewer of a request: remembered for a few seconds per session cookie (viewer-cache.ts). */
 export async function getViewer(auth: Auth, db: Db, headers: Headers): Promise<Viewer | null> {
+  const cache = viewerCacheOf(auth);
+  const key = cache ? ViewerCache.keyOf(headers) : null;
+  if (!cache || !key) return lookUpViewer(auth, db, headers);
+  const known = cache.get(key);
+  if (known) return known;
+  const generation = cache.generation;
+  const viewer = await lookUpViewer(auth, db, headers);
+  if (viewer) cache.set(key, viewer, generation);
+  return viewer;
+}
+
+async function lookUpViewer(auth: Auth, db: Db, headers: Headers): Promise<Viewer | null> {
   const result = await auth.api.getSession({ headers });
   if (!result) return null;
   const impersonatedBy = (result.session as { impersonatedBy?: string | null }).impersonatedBy ?? null;

@@ -1,11 +1,17 @@
 // Change events for live updates. The API publishes one when a row that a user cares about
 // changes; the SSE endpoint forwards each to the signed-in owner only. In-process by default;
 // on PostgreSQL through LISTEN/NOTIFY, so every API instance hears every change.
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from '../db/client';
 
-export type ChangeTopic = 'highlight_requests' | 'user_videos' | 'user_stills' | 'user_profiles' | 'orders' | 'footage' | 'reel_review';
-const TOPICS: readonly ChangeTopic[] = ['highlight_requests', 'user_videos', 'user_stills', 'user_profiles', 'orders', 'footage', 'reel_review'];
+/**
+ * 'sessions' is the database's own notice (migration 0012's triggers) that a user's sessions,
+ * roles or second factor changed: for the servers' session caches (auth/viewer-cache.ts), never
+ * forwarded to a browser.
+ */
+export type ChangeTopic = 'highlight_requests' | 'user_videos' | 'user_stills' | 'user_profiles' | 'orders' | 'footage' | 'reel_review' | 'sessions';
+const TOPICS: readonly ChangeTopic[] = ['highlight_requests', 'user_videos', 'user_stills', 'user_profiles', 'orders', 'footage', 'reel_review', 'sessions'];
 const ACTIONS: readonly ChangeEvent['action'][] = ['insert', 'update', 'delete'];
 
 export interface ChangeEvent {
@@ -98,12 +104,19 @@ class Listeners {
 
 export async function createEventBus(database: Database): Promise<EventBus> {
   if (database.kind === 'postgres' && database.pool) return createPostgresBus(database.pool);
-  return createMemoryBus();
+  return createMemoryBus(database.pglite);
 }
 
-function createMemoryBus(): EventBus {
+/** In-process; on PGlite it also hears the database's own NOTIFYs (the 'sessions' triggers). */
+async function createMemoryBus(pglite: PGlite | null = null): Promise<EventBus> {
   const listeners = new Listeners();
   let closed = false;
+  const unlisten = pglite
+    ? await pglite.listen(CHANNEL, (payload) => {
+        const event = parseChangeEvent(payload);
+        if (event && !closed) listeners.emit(event);
+      })
+    : null;
   return {
     kind: 'memory',
     async publish(event) {
@@ -115,6 +128,7 @@ function createMemoryBus(): EventBus {
     async close() {
       closed = true;
       listeners.clear();
+      await unlisten?.().catch(() => {});
     },
   };
 }

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { getViewer, requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../http/deps';
+import { isViewerChange } from '../auth/viewer-cache';
 import type { ChangeEvent } from './bus';
 
 const HEARTBEAT_MS = 25_000;
@@ -34,7 +35,8 @@ export function realtimeRoutes(deps: AppDeps, opts: RealtimeOptions = {}) {
         wake?.();
       };
       const unsubscribe = deps.bus.subscribe((event) => {
-        if (!open || (!isAdmin && event.userId !== userId)) return;
+        // The database's session notices are for the servers' caches, not for browsers.
+        if (!open || isViewerChange(event) || (!isAdmin && event.userId !== userId)) return;
         if (queue.length >= MAX_QUEUED) return stop();
         queue.push(event);
         wake?.();
