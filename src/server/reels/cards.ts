@@ -1,7 +1,12 @@
 // The still pictures a reel is made with: the intro card (athlete, team, jersey number, event),
 // the outro card (the brand) and the spotlight ring. Drawn as SVG and rasterised by sharp, so no
 // font or image has to be downloaded; the text uses the system's sans-serif font (DejaVu from
-// Debian's fonts-dejavu-core, which the CI installs).
+// Debian's fonts-dejavu-core, with fonts-droid-fallback for Chinese, Japanese and Korean names;
+// the CI installs both).
+//
+// Every line is measured as it will be drawn (rasterised alone, its inked pixels counted), so a
+// long name shrinks, or wraps to two lines, until it fits inside the card's title-safe margins
+// in any script and either format.
 import sharp from 'sharp';
 import { BRAND } from '../../common/messages';
 
@@ -12,41 +17,178 @@ export interface IntroText {
   event: string;
 }
 
-const escape = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** Long names shrink rather than run off the card. */
-const fit = (text: string, width: number, size: number) => Math.max(18, Math.min(size, Math.floor((width * 1.8) / Math.max(1, text.length))));
+/** Title-safe margins: no text nearer a card's edge than this share of its width (sides) or height (top and bottom). */
+export const CARD_SAFE_MARGIN = 0.1;
+const FONT = 'DejaVu Sans, sans-serif';
+/** A line's height as a share of its font size (DejaVu's ascent and descent with a little air). */
+const LINE_HEIGHT = 1.25;
 
-function card(width: number, height: number, lines: Array<{ text: string; size: number; weight?: number; color?: string; dy: number }>): Promise<Buffer> {
+const escape = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Scripts written without spaces between words: a line of them may break between any two letters. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+/** The inked width of `text` at `size` px, measured on the rasterised glyphs (0 for blank text). */
+async function inkWidth(text: string, size: number, weight: number): Promise<number> {
+  const width = Math.ceil(size * (text.length + 2) * 1.3);
+  const height = Math.ceil(size * 2);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><text x="${Math.round(size / 2)}" y="${Math.round(size * 1.4)}" font-family="${FONT}" font-size="${size}" font-weight="${weight}" fill="#ffffff">${escape(text)}</text></svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  let left = info.width;
+  let right = -1;
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      if (data[(y * info.width + x) * info.channels + 3]! > 0) {
+        if (x < left) left = x;
+        if (x > right) right = x;
+      }
+    }
+  }
+  return right < 0 ? 0 : right - left + 1;
+}
+
+/** The largest size up to `size` at which every one of `lines` is at most `maxWidth` px wide. */
+async function fittedSize(lines: string[], size: number, maxWidth: number, weight: number): Promise<number> {
+  const REFERENCE = 100;
+  const widest = Math.max(...(await Promise.all(lines.map((l) => inkWidth(l, REFERENCE, weight)))));
+  let fitted = widest > 0 ? Math.min(size, Math.floor((REFERENCE * maxWidth) / widest)) : size;
+  // Glyph widths do not scale exactly with the size (hinting): check, and step down until it fits.
+  for (let i = 0; i < 20 && fitted > 8; i++) {
+    const widths = await Promise.all(lines.map((l) => inkWidth(l, fitted, weight)));
+    if (Math.max(...widths) <= maxWidth) break;
+    fitted = Math.floor(fitted * 0.97);
+  }
+  return fitted;
+}
+
+/** Where a line may be split in two: after a space or a hyphen, or between letters of an unspaced script. */
+function breakPoints(text: string): Array<[string, string]> {
+  const splits: Array<[string, string]> = [];
+  for (let i = 1; i < text.length; i++) {
+    const before = text[i - 1]!;
+    const at = text[i]!;
+    if (before === ' ') splits.push([text.slice(0, i - 1), text.slice(i)]);
+    else if (before === '-' && at !== ' ') splits.push([text.slice(0, i), text.slice(i)]);
+    else if (UNSPACED.test(before) && UNSPACED.test(at)) splits.push([text.slice(0, i), text.slice(i)]);
+  }
+  return splits.filter(([a, b]) => a.trim() && b.trim());
+}
+
+interface Block {
+  text: string;
+  /** The size it is drawn at when it fits; it shrinks from here. */
+  size: number;
+  weight?: number;
+  color?: string;
+  /** Two: below `wrapBelow` of its size the text is split into two lines instead of shrinking further. */
+  maxLines?: 1 | 2;
+  /** Space above this block, as a share of its size. */
+  gapBefore?: number;
+}
+
+export interface CardLine {
+  text: string;
+  size: number;
+  weight: number;
+  color: string;
+  /** The baseline, in px from the card's top. */
+  y: number;
+}
+
+/** A block's lines and size: one line when it fits at 70% of its size or more, else the most even split in two. */
+async function fitBlock(block: Block, maxWidth: number): Promise<{ lines: string[]; size: number }> {
+  const weight = block.weight ?? 400;
+  const single = await fittedSize([block.text], block.size, maxWidth, weight);
+  if ((block.maxLines ?? 1) === 1 || single >= block.size * 0.7) return { lines: [block.text], size: single };
+  let best = { lines: [block.text], size: single };
+  for (const [a, b] of breakPoints(block.text)) {
+    const size = await fittedSize([a, b], block.size, maxWidth, weight);
+    if (size > best.size) best = { lines: [a, b], size };
+  }
+  return best;
+}
+
+/**
+ * The card's text laid out: each block fitted to the width inside the safe margins, stacked and
+ * centred on the card's middle (shrunk together if the stack would not fit the safe height).
+ */
+export async function layoutCard(width: number, height: number, blocks: Block[]): Promise<CardLine[]> {
+  // A few pixels to spare: a centred line can land half a pixel either way of where it was measured.
+  const maxWidth = Math.floor(width * (1 - 2 * CARD_SAFE_MARGIN)) - 4;
+  const maxHeight = Math.floor(height * (1 - 2 * CARD_SAFE_MARGIN));
+  const used = blocks.filter((b) => b.text.trim());
+  const fitted = await Promise.all(used.map((b) => fitBlock(b, maxWidth)));
+  const stackHeight = (scale: number) =>
+    used.reduce((sum, b, i) => sum + (i ? (b.gapBefore ?? 0) * fitted[i]!.size * scale : 0) + fitted[i]!.lines.length * fitted[i]!.size * scale * LINE_HEIGHT, 0);
+  const scale = Math.min(1, maxHeight / Math.max(1, stackHeight(1)));
+  let top = Math.round(height / 2 - stackHeight(scale) / 2);
+  const lines: CardLine[] = [];
+  used.forEach((b, i) => {
+    const size = Math.floor(fitted[i]!.size * scale);
+    if (i) top += (b.gapBefore ?? 0) * size;
+    for (const text of fitted[i]!.lines) {
+      // The baseline sits where DejaVu's ascent ends inside the line's box.
+      lines.push({ text, size, weight: b.weight ?? 400, color: b.color ?? '#ffffff', y: Math.round(top + size * (LINE_HEIGHT - 1) / 2 + size * 0.93) });
+      top += size * LINE_HEIGHT;
+    }
+  });
+  return lines;
+}
+
+async function card(width: number, height: number, blocks: Block[]): Promise<Buffer> {
+  const lines = await layoutCard(width, height, blocks);
   const body = lines
-    .filter((l) => l.text)
-    .map(
-      (l) =>
-        `<text x="50%" y="${Math.round(height / 2 + l.dy)}" text-anchor="middle" font-family="DejaVu Sans, sans-serif" font-size="${fit(l.text, width * 0.85, l.size)}" font-weight="${l.weight ?? 400}" fill="${l.color ?? '#ffffff'}">${escape(l.text)}</text>`,
-    )
+    .map((l) => `<text x="50%" y="${l.y}" text-anchor="middle" font-family="${FONT}" font-size="${l.size}" font-weight="${l.weight}" fill="${l.color}">${escape(l.text)}</text>`)
     .join('');
+  // The red bar sits above the first line, never inside the top margin.
+  const firstTop = lines.length ? lines[0]!.y - lines[0]!.size * 0.93 : height / 2;
+  const barY = Math.round(Math.max(height * CARD_SAFE_MARGIN, firstTop - (width > height ? 50 : 60)));
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#111111"/><stop offset="1" stop-color="#000000"/></linearGradient></defs>
 <rect width="100%" height="100%" fill="url(#g)"/>
-<rect x="${width * 0.3}" y="${height / 2 - (width > height ? 150 : 260)}" width="${width * 0.4}" height="6" fill="#dc2626"/>
+<rect x="${width * 0.3}" y="${barY}" width="${width * 0.4}" height="6" fill="#dc2626"/>
 ${body}</svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-export function introCard(text: IntroText, width: number, height: number): Promise<Buffer> {
+export function introBlocks(text: IntroText, width: number, height: number): Block[] {
   const u = width > height ? 1 : 1.1;
   const team = [text.jerseyNumber !== null && text.jerseyNumber !== '' ? `#${text.jerseyNumber}` : '', text.teamName ?? ''].filter(Boolean).join(' · ');
-  return card(width, height, [
-    { text: text.name.toUpperCase(), size: 110 * u, weight: 700, dy: -10 },
-    { text: team, size: 56 * u, dy: 80 * u },
-    { text: text.event, size: 38 * u, color: '#d4d4d4', dy: 160 * u },
-  ]);
+  return [
+    { text: text.name.toUpperCase(), size: Math.round(110 * u), weight: 700, maxLines: 2 },
+    { text: team, size: Math.round(56 * u), gapBefore: 0.4 },
+    { text: text.event, size: Math.round(38 * u), color: '#d4d4d4', maxLines: 2, gapBefore: 0.6 },
+  ];
+}
+
+export function introCard(text: IntroText, width: number, height: number): Promise<Buffer> {
+  return card(width, height, introBlocks(text, width, height));
 }
 
 export function outroCard(width: number, height: number): Promise<Buffer> {
   return card(width, height, [
-    { text: BRAND.headline, size: 120, weight: 700, dy: 20 },
-    { text: BRAND.reelOutro, size: 40, color: '#d4d4d4', dy: 110 },
+    { text: BRAND.headline, size: 120, weight: 700, maxLines: 2 },
+    { text: BRAND.reelOutro, size: 40, color: '#d4d4d4', maxLines: 2, gapBefore: 0.8 },
   ]);
+}
+
+/**
+ * Where the spotlight ring goes on a frame: a square of `size` px at (x, y), centred on the face
+ * (2.2 times its larger side). Near an edge it shrinks to stay centred, down to what still rings
+ * the face; only past that is it moved inward. It always lies wholly inside the frame.
+ */
+export function ringPlacement(face: { x: number; y: number; w: number; h: number }, frameWidth: number, frameHeight: number): { x: number; y: number; size: number } {
+  const side = Math.max(face.w, face.h);
+  const cx = face.x + face.w / 2;
+  const cy = face.y + face.h / 2;
+  const largest = Math.min(frameWidth, frameHeight);
+  const wanted = Math.min(largest, Math.max(16, Math.round(side * 2.2)));
+  const surround = Math.min(largest, Math.max(16, Math.round(side * 1.3)));
+  // The largest square centred on the face that the frame holds.
+  const room = Math.floor(2 * Math.min(cx, frameWidth - cx, cy, frameHeight - cy));
+  const size = room >= surround ? Math.min(wanted, room) : surround;
+  const clamp = (v: number, max: number) => Math.min(Math.max(0, v), max);
+  return { x: clamp(Math.round(cx - size / 2), frameWidth - size), y: clamp(Math.round(cy - size / 2), frameHeight - size), size };
 }
 
 /** A bright ring with a soft outline, drawn on the athlete's face: transparent PNG of `size` pixels. */

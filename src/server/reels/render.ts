@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { outputDuration, REEL_FORMAT, type OutputKind } from '../../common/reel-format';
 import { runFfmpeg, videoInput } from '../media/ffmpeg';
-import { spotlightRing } from './cards';
+import { ringPlacement, spotlightRing } from './cards';
 import { cropCommands, planCrop, type FaceSample } from './crop-path';
 
 export const CROSSFADE_S = REEL_FORMAT.crossfadeS;
@@ -92,14 +92,13 @@ export async function renderOutput(opts: RenderOptions): Promise<{ durationS: nu
     let chain = `[${source}:v]setpts=PTS-STARTPTS,fps=${FPS}`;
     const first = clip.faces.find((f) => f.t >= 0 && f.t < clip.durationS);
     if (opts.spotlight && first) {
-      // The ring: a picture input of its own per clip, placed on the first sighting's face.
-      const size = Math.round(Math.max(first.w, first.h) * 2.2);
+      // The ring: a picture input of its own per clip, placed on the first sighting's face and
+      // kept inside the frame (a face at the edge gets a smaller ring, or one moved inward).
+      const { x, y, size } = ringPlacement(first, clip.width, clip.height);
       const ring = path.join(work, `ring-${kind}-${i}.png`);
       await fs.writeFile(ring, await spotlightRing(size));
       args.push('-i', ring);
       const ringInput = input++;
-      const x = Math.round(first.x + first.w / 2 - size / 2);
-      const y = Math.round(first.y + first.h / 2 - size / 2);
       filters.push(`${chain}[base${i}]`);
       filters.push(
         `[base${i}][${ringInput}:v]overlay=x=${x}:y=${y}:eof_action=repeat:enable='between(t,${n3(first.t)},${n3(first.t + SPOTLIGHT_S)})'[lit${i}]`,
