@@ -230,6 +230,13 @@ export const FOOTAGE = {
   noFootage: 'No footage for this game yet.',
   /** After the file's details: how fast it was indexed, and whether only its keyframes were decoded. */
   indexedSpeed: (realTimeFactor: number, keyframesOnly: boolean) => ` · indexed at ${realTimeFactor.toFixed(1)}× real time${keyframesOnly ? ` ${KEYFRAMES_ONLY}` : ''}`,
+  /** A file cut off or corrupt inside, refused at upload or found while indexing: it fails for good. */
+  damaged: 'This file is damaged: upload it again',
+  /** Any other indexing failure, in place of the tool's own words (those go to the failed jobs list). */
+  indexRetrying: 'Indexing stopped. It will be tried again shortly.',
+  indexFailed: 'Indexing failed. Press Re-index to try again.',
+  /** Two files of one game cannot share a camera's name: the review and the sync tell cameras apart by it. */
+  cameraTaken: (camera: string, next: string) => `This game already has footage from “${camera}”. Name this camera differently, e.g. ${next}.`,
   keyframesOnly: KEYFRAMES_ONLY,
   states: { queued: 'Waiting to index', indexing: 'Indexing', indexed: 'Indexed', failed: 'Failed', purged: 'Index deleted' } as Record<string, string>,
   reindex: 'Re-index',

@@ -151,14 +151,14 @@ describe('the DASH-manifest attack, replayed', () => {
     expect(await app.server.deps.storage.list('footage/')).toEqual([]);
   });
 
-  it('a truncated MP4 is refused the same way, as a video and as footage', async () => {
+  it('a truncated MP4 is refused, as a video and as footage (footage: as a damaged file, to upload again)', async () => {
     const mp4 = fs.readFileSync(makeVideo({ container: 'mp4', seconds: 3 }));
     const cut = mp4.subarray(0, Math.floor(mp4.length / 2));
     const video = await tusUpload('/api/admin/uploads', cut, videoFor(familyA.userId, 'Half A Clip', 'true'));
     expect(video.status).toBe(415);
     expect(video.body).toMatchObject({ message: ADMIN.video.invalidTypeText });
     const game = await tusUpload('/api/admin/footage-uploads', cut, { gameId, camera: 'Camera 2', filename: 'half.mp4' });
-    expect(game).toEqual({ status: 415, body: { code: 'INVALID_FILE_TYPE', message: FOOTAGE.notVideo } });
+    expect(game).toEqual({ status: 415, body: { code: 'DAMAGED_FILE', message: FOOTAGE.damaged } });
     expect(await app.db.select().from(userVideos).where(eq(userVideos.userId, familyA.userId))).toEqual([]);
     expect(await app.db.select().from(footage)).toEqual([]);
   });

@@ -9,8 +9,9 @@ import path from 'node:path';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { appearances, eventGames, events, faceDetections, faceTracks, footage, highlightRequests } from '../db/schema';
 import type { AppDeps } from '../http/deps';
-import type { JobHandler } from '../jobs/queue';
-import { longestKeyframeGap, probeVideo, videoInput } from '../media/ffmpeg';
+import { FOOTAGE } from '../../common/admin-messages';
+import { PermanentJobError, type JobHandler } from '../jobs/queue';
+import { checkVideoReadable, DamagedVideoError, longestKeyframeGap, NotAVideoError, probeVideo, videoInput } from '../media/ffmpeg';
 import { searchClipsOfFootage } from './clip-search';
 import { nonReferenceSlack, referenceFrameTimes, SAMPLE_SLACK_S } from './decode-plan';
 import { encodeEmbeddings } from './embeddings';
@@ -48,6 +49,8 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
       await update({ indexState: 'indexing', indexProgress: 0, indexError: null });
       const source = path.join(work, 'source');
       if (!(await storage.download(row.sourceKey, source))) throw new Error('The footage file is missing.');
+      // A file cut off or corrupt inside fails here, in seconds, rather than after its decoding.
+      await checkVideoReadable(source);
       const probe = await probeVideo(source);
       await update({ durationSeconds: Math.round(probe.durationSeconds * 100) / 100, width: probe.width, height: probe.height, fps: probe.fps ? Math.round(probe.fps * 100) / 100 : null });
       const settings = indexSettings(deps.config);
@@ -98,7 +101,13 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
       await deps.jobs.send('footage.sync-game', { gameId: row.gameId });
       return 'done';
     } catch (error) {
-      await update({ indexState: ctx.lastAttempt ? 'failed' : 'queued', indexError: (error as Error).message.slice(0, 500) }).catch(() => {});
+      // Reading the file again cannot mend it: failed for good, said plainly, and no retries.
+      if (error instanceof DamagedVideoError || error instanceof NotAVideoError) {
+        await update({ indexState: 'failed', indexProgress: 0, indexError: FOOTAGE.damaged }).catch(() => {});
+        throw new PermanentJobError(FOOTAGE.damaged);
+      }
+      // The tool's own words (temporary paths among them) stay in the failed jobs list.
+      await update({ indexState: ctx.lastAttempt ? 'failed' : 'queued', indexError: ctx.lastAttempt ? FOOTAGE.indexFailed : FOOTAGE.indexRetrying }).catch(() => {});
       throw error;
     } finally {
       await fs.rm(work, { recursive: true, force: true });

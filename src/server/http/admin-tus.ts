@@ -20,7 +20,7 @@ import { AUTH_REQUIRED } from '../../common/messages';
 import { trustedOrigins } from '../auth/auth';
 import type { Viewer, ViewerEnv } from '../auth/session';
 import type { Config } from '../config';
-import { readVideoContainer } from '../media/video-type';
+import { readVideoContainer, startsLikeVideo } from '../media/video-type';
 
 /** A tus error answer in the API's error shape: thrown from a hook, tus sends it as it is. */
 export const tusRefusal = (status_code: number, code: string, message: string, title?: string) => ({
@@ -44,6 +44,8 @@ export interface AdminTusKind {
   finish(file: string, upload: Upload, viewer: Viewer): Promise<Record<string, string> | null>;
   /** The answer to a finished file that is not a video. */
   notVideo: { message: string; title?: string };
+  /** The answer to a file that starts as a video but is cut off or damaged (notVideo when absent). */
+  damaged?: { message: string; title?: string };
 }
 
 export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
@@ -83,10 +85,16 @@ export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
     async onUploadFinish(req, upload) {
       const viewer = viewers.get(req)!;
       const file = path.join(directory, upload.id);
-      const answer = (await readVideoContainer(file)) ? await kind.finish(file, upload, viewer) : null;
-      if (!answer) {
+      const whole = Boolean(await readVideoContainer(file));
+      const answer = whole ? await kind.finish(file, upload, viewer).catch(async (refusal: unknown) => {
+        // A refusal of the finished file (e.g. its name taken meanwhile) leaves nothing behind.
         await datastore.remove(upload.id).catch(() => {});
-        throw tusRefusal(415, 'INVALID_FILE_TYPE', kind.notVideo.message, kind.notVideo.title);
+        throw refusal;
+      }) : null;
+      if (!answer) {
+        const refusal = !whole && kind.damaged && (await startsLikeVideo(file).catch(() => false)) ? { code: 'DAMAGED_FILE', ...kind.damaged } : { code: 'INVALID_FILE_TYPE', ...kind.notVideo };
+        await datastore.remove(upload.id).catch(() => {});
+        throw tusRefusal(415, refusal.code, refusal.message, refusal.title);
       }
       await fs.rm(`${file}.json`, { force: true });
       return { status_code: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(answer) };

@@ -22,6 +22,17 @@ export interface JobContext {
   heartbeat(): Promise<void>;
 }
 
+/**
+ * A failure that running the job again cannot change (e.g. a damaged file): the job fails at
+ * once, without the retries a passing fault gets, and shows in the admins' failed jobs.
+ */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}
+
 /** What a handler did: the work, or nothing because it was already done (a re-run). */
 export type JobOutcome = 'done' | 'skipped';
 export type JobHandler<T extends JobType> = (payload: JobPayload<T>, ctx: JobContext) => Promise<JobOutcome>;
@@ -167,6 +178,8 @@ export class JobQueue {
       return { outcome };
     } catch (error) {
       console.error(`[jobs] ${name} ${job.id} failed (run ${job.retryCount + 1}):`, (error as Error).message);
+      // pg-boss retries while retry_count < retry_limit: this job has had its last try.
+      if (error instanceof PermanentJobError) await this.database.db.execute(sql`UPDATE pgboss.job SET retry_limit = retry_count WHERE name = ${name} AND id = ${job.id}`);
       throw error;
     } finally {
       this.running.delete(job.id);

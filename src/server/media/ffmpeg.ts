@@ -47,6 +47,48 @@ export class NotAVideoError extends Error {
 }
 
 /**
+ * A video whose data cannot be read whole: cut off (media data or index missing) or corrupt
+ * inside. It stays so however often it is read again; only a new upload cures it.
+ */
+export class DamagedVideoError extends Error {
+  constructor() {
+    super('The video file is damaged.');
+    this.name = 'DamagedVideoError';
+  }
+}
+
+/** What ffmpeg says when it meets data it cannot use (the demuxer's and the parsers'). */
+const DAMAGE_SIGNS = /corrupt|partial file|error while decoding|invalid nal unit|invalid data found|error splitting the input|moov atom not found/i;
+
+/**
+ * Reads every packet of the file once, without decoding the pictures (a few seconds for hours of
+ * footage): throws DamagedVideoError when ffmpeg cannot read it through or meets corrupt data.
+ */
+export async function checkVideoReadable(file: string): Promise<void> {
+  const input = await videoInput(file);
+  try {
+    const stderr = await runCollectingErrors(FFMPEG, ['-v', 'error', '-nostdin', '-xerror', ...input, '-map', '0:v', '-map', '0:a?', '-c', 'copy', '-f', 'null', '-']);
+    if (DAMAGE_SIGNS.test(stderr)) throw new DamagedVideoError();
+  } catch (error) {
+    if (error instanceof DamagedVideoError || (error as { exitCode?: number }).exitCode !== undefined) throw new DamagedVideoError();
+    throw error; // ffmpeg could not be started: nothing is known about the file
+  }
+}
+
+/** Runs a tool; resolves with what it wrote to stderr, rejects with `exitCode` set when it fails. */
+function runCollectingErrors(bin: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(err) : reject(Object.assign(new Error(`${bin} exited with ${code}`), { exitCode: code }))));
+  });
+}
+
+/**
  * ffmpeg's and ffprobe's input options for an uploaded video (put other input options such as
  * `-ss` before them): the container judged by the file's own structure (media/video-type.ts) is
  * named with `-f`, only that demuxer may open anything (nothing nested: no manifest, playlist or

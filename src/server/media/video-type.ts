@@ -41,6 +41,23 @@ export async function readVideoContainer(file: string): Promise<VideoContainer |
   }
 }
 
+/**
+ * True when the file begins as an MP4, MOV or WebM does (an `ftyp` box, or an EBML header),
+ * whatever follows: a file that starts so but is not whole (readVideoContainer) was cut off or
+ * damaged on its way, rather than being something other than a video.
+ */
+export async function startsLikeVideo(file: string): Promise<boolean> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(head, 0, 12, 0);
+    if (bytesRead >= 4 && head.readUInt32BE(0) === EBML_ID) return true;
+    return bytesRead >= 12 && head.toString('latin1', 4, 8) === 'ftyp' && head.readUInt32BE(0) >= 16;
+  } finally {
+    await handle.close();
+  }
+}
+
 interface Box {
   type: string;
   /** Where the box's content starts and where the box ends. */
