@@ -1,10 +1,13 @@
 // Game footage uploads: the admin's resumable upload (http/admin-tus.ts) with the footage limit
 // (FOOTAGE_MAX_GB, several GB) instead of the reel's 500MB. A finished file that is a video
 // becomes a footage row of its game and camera, the original in storage, and a
-// 'faces.index-footage' job.
+// 'faces.index-footage' job. A camera's name is used once per game: checked when the upload
+// starts and again, with the game locked, when it finishes; a file found damaged frees its name
+// (the new upload replaces it).
 import { randomUUID } from 'node:crypto';
 import type { Upload } from '@tus/server';
 import { and, eq, isNull } from 'drizzle-orm';
+import { cameraKey, nextCameraName } from '../../common/camera-names';
 import { z } from 'zod';
 import { FOOTAGE } from '../../common/admin-messages';
 import { hasControlCharacters } from '../../common/schemas';
@@ -12,6 +15,7 @@ import type { Viewer } from '../auth/session';
 import { audit } from '../audit/log';
 import { eventGames, footage } from '../db/schema';
 import { publishFootage } from '../faces/indexing';
+import type { Db } from '../db/client';
 import { createAdminTusUpload, tusRefusal } from '../http/admin-tus';
 import type { AppDeps } from '../http/deps';
 import { storageKeys } from '../storage/keys';
@@ -30,11 +34,13 @@ export function createFootageUploads(deps: AppDeps) {
     folder: 'footage-uploads',
     maxSize: deps.config.faces.footageMaxBytes,
     notVideo: { message: FOOTAGE.notVideo },
+    damaged: { message: FOOTAGE.damaged },
     async accept(metadata) {
       const parsed = metadataSchema.safeParse(metadata);
       if (!parsed.success) throw tusRefusal(400, 'VALIDATION_ERROR', FOOTAGE.invalid);
       const [game] = await deps.db.select({ id: eventGames.id }).from(eventGames).where(and(eq(eventGames.id, parsed.data.gameId), isNull(eventGames.archivedAt)));
       if (!game) throw tusRefusal(404, 'GAME_NOT_FOUND', FOOTAGE.invalid);
+      await cameraNameFree(deps.db, parsed.data.gameId, parsed.data.camera);
       return { gameId: parsed.data.gameId, camera: parsed.data.camera, filename: parsed.data.filename ?? '' };
     },
     finish: async (file, upload, viewer) => {
@@ -44,25 +50,49 @@ export function createFootageUploads(deps: AppDeps) {
   });
 }
 
+/** A file whose index failed because it is damaged: its camera's name may be used again. */
+const isDamaged = (row: Pick<typeof footage.$inferSelect, 'indexState' | 'indexError'>) => row.indexState === 'failed' && row.indexError === FOOTAGE.damaged;
+
+/**
+ * Refuses a camera name another file of the game has (in any case and spacing), naming the next
+ * free one; returns the damaged files of that name, which the new upload replaces.
+ */
+async function cameraNameFree(db: Db, gameId: string, camera: string): Promise<Array<typeof footage.$inferSelect>> {
+  const files = await db.select().from(footage).where(eq(footage.gameId, gameId));
+  const same = files.filter((f) => cameraKey(f.camera) === cameraKey(camera));
+  const taken = same.find((f) => !isDamaged(f));
+  if (taken) throw tusRefusal(409, 'CAMERA_TAKEN', FOOTAGE.cameraTaken(taken.camera, nextCameraName(files.filter((f) => !isDamaged(f)).map((f) => f.camera))));
+  return same;
+}
+
 async function finishUpload(deps: AppDeps, file: string, upload: Upload, viewer: Viewer): Promise<string | null> {
   const meta = metadataSchema.parse(upload.metadata);
-  const [game] = await deps.db.select().from(eventGames).where(eq(eventGames.id, meta.gameId));
-  if (!game) return null;
   const footageId = randomUUID();
-  const sourceKey = storageKeys.footage(game.eventId, footageId);
-  await deps.storage.putFile(sourceKey, file, 'application/octet-stream', { move: true });
-  await deps.db.insert(footage).values({
-    id: footageId,
-    eventId: game.eventId,
-    gameId: game.id,
-    camera: meta.camera,
-    originalName: meta.filename || null,
-    sourceKey,
-    sizeBytes: upload.size ?? 0,
-    uploadedBy: viewer.userId,
+  const stored = await deps.db.transaction(async (tx) => {
+    // Locked: two uploads finishing at once for the same camera cannot both pass the check.
+    const [game] = await tx.select().from(eventGames).where(eq(eventGames.id, meta.gameId)).for('update');
+    if (!game) return null;
+    const replaced = await cameraNameFree(tx, game.id, meta.camera);
+    const sourceKey = storageKeys.footage(game.eventId, footageId);
+    await deps.storage.putFile(sourceKey, file, 'application/octet-stream', { move: true });
+    for (const old of replaced) await tx.delete(footage).where(eq(footage.id, old.id));
+    await tx.insert(footage).values({
+      id: footageId,
+      eventId: game.eventId,
+      gameId: game.id,
+      camera: meta.camera,
+      originalName: meta.filename || null,
+      sourceKey,
+      sizeBytes: upload.size ?? 0,
+      uploadedBy: viewer.userId,
+    });
+    return { game, replaced };
   });
+  if (!stored) return null;
+  const { game, replaced } = stored;
+  for (const old of replaced) await deps.storage.delete(old.sourceKey).catch(() => {});
   await deps.jobs.send('faces.index-footage', { footageId }, { id: footageId });
-  await audit(deps.db, { actorId: viewer.userId, action: 'footage.upload', subjectUserId: null, details: { footageId, gameId: game.id, camera: meta.camera } });
+  await audit(deps.db, { actorId: viewer.userId, action: 'footage.upload', subjectUserId: null, details: { footageId, gameId: game.id, camera: meta.camera, replaced: replaced.map((r) => r.id) } });
   await publishFootage(deps, game.eventId, footageId);
   return footageId;
 }

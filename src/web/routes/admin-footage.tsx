@@ -134,7 +134,7 @@ function EventFootage({ event }: { event: AdminEvent }) {
                 </Button>
               </div>
               {footage.isPending ? <Spinner label="Loading footage" /> : <FootageList files={files} />}
-              {!game.archived && <FootageUpload gameId={game.id} cameras={[...new Set(files.map((f) => f.camera))]} />}
+              {!game.archived && <FootageUpload gameId={game.id} files={files} />}
             </Card>
           );
         })}

@@ -1,20 +1,26 @@
 // Uploads one camera's footage of a game, resumably (tus), as the reel upload does: a dropped
-// connection retries, and the same file picked again continues where it stopped.
+// connection retries, and the same file picked again continues where it stopped. The camera's
+// name suggested is the next free one of the game's footage as the server lists it (a damaged
+// file's name is free again: the new upload replaces it).
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import * as tus from 'tus-js-client';
 import { FOOTAGE } from '../../../common/admin-messages';
+import { nextCameraName } from '../../../common/camera-names';
 import { notify } from '../../lib/toast';
 import { tusErrorMessage } from '../../lib/upload';
 import { Button } from '../../ui/button';
 import { Field, Input } from '../../ui/form-controls';
+import type { Footage } from './api';
 
 const CHUNK_BYTES = 8 * 1024 * 1024;
 
 
-export function FootageUpload({ gameId, cameras }: { gameId: string; cameras: string[] }) {
+export function FootageUpload({ gameId, files }: { gameId: string; files: Footage[] }) {
   const queryClient = useQueryClient();
-  const [camera, setCamera] = useState(`Camera ${cameras.length + 1}`);
+  // What the admin typed; until then (and after each upload) the next free name is suggested.
+  const [typed, setTyped] = useState<string | null>(null);
+  const camera = typed ?? nextCameraName(files.filter((f) => !(f.indexState === 'failed' && f.indexError === FOOTAGE.damaged)).map((f) => f.camera));
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -35,8 +41,8 @@ export function FootageUpload({ gameId, cameras }: { gameId: string; cameras: st
       onSuccess: () => {
         setProgress(null);
         setFile(null);
-        // The next file is most likely the next camera.
-        setCamera((c) => c.replace(/(\d+)$/, (n) => String(Number(n) + 1)));
+        // The next file is most likely the next camera: suggested from the refreshed list.
+        setTyped(null);
         if (input.current) input.current.value = '';
         notify.success({ title: FOOTAGE.uploaded, description: '' });
         void queryClient.invalidateQueries({ queryKey: ['admin', 'footage'] });
@@ -55,7 +61,7 @@ export function FootageUpload({ gameId, cameras }: { gameId: string; cameras: st
   return (
     <form onSubmit={start} className="mt-4 grid gap-3 rounded-lg border border-dashed border-neutral-700 p-4 sm:grid-cols-[10rem_1fr_auto] sm:items-end">
       <Field label={FOOTAGE.camera}>
-        <Input value={camera} onChange={(e) => setCamera(e.target.value)} placeholder={FOOTAGE.cameraPlaceholder} maxLength={60} />
+        <Input value={camera} onChange={(e) => setTyped(e.target.value)} placeholder={FOOTAGE.cameraPlaceholder} maxLength={60} />
       </Field>
       <Field label={FOOTAGE.file}>
         <Input ref={input} type="file" accept="video/mp4,video/quicktime,video/webm,.mp4,.mov,.webm" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
