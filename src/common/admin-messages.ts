@@ -353,6 +353,20 @@ export const REVIEW = {
   outputVisible: 'Visible to the family',
   videoTypes: { highlight_reel: 'Highlight reel', social_cut: 'Social cut' } as Record<string, string>,
   failed: 'Something went wrong',
+  /** The header's word on where the reel stands (reels/review.ts reviewStage), live while it renders. */
+  stage: 'Status',
+  stages: {
+    awaiting_approval: 'Waiting for approval (Request Received)',
+    ready: 'Ready for review',
+    rendering: 'Rendering',
+    render_failed: 'Render failed',
+    rendered_unpaid: 'Rendered, hidden until paid',
+    rendered: 'Rendered, visible to the family',
+    delivered: 'Delivered',
+  } as Record<string, string>,
+  /** Keyboard: past the moments straight to the first clip's trim, and each reel clip's buttons as one stop. */
+  skipToTrims: 'Skip to the reel’s trims',
+  clipActions: (n: number) => `Clip ${n}: play, move or remove (arrow keys)`,
 } as const;
 
 /** Both resumable admin uploads (reels and footage): the cap on one admin's unfinished uploads. */

@@ -6,10 +6,12 @@ import { and, asc, desc, eq, isNotNull, max } from 'drizzle-orm';
 import { REVIEW } from '../../common/admin-messages';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
-import { appearances, eventGames, footage, highlightRequests, reelRenders, userProfiles, userVideos } from '../db/schema';
+import { appearances, eventGames, footage, highlightRequests, orders, reelRenders, userProfiles, userVideos } from '../db/schema';
 import { searchClipFace, type FaceSearch } from '../faces/clip-search';
 import type { JobQueue } from '../jobs/queue';
 import type { EventBus } from '../realtime/bus';
+import type { Storage } from '../storage/storage';
+import { clipThumbnailKey, clipThumbnailUrl } from './clip-thumbnail';
 
 export type AppearanceRow = typeof appearances.$inferSelect;
 
@@ -83,6 +85,21 @@ export function groupMoments(
   return moments.sort((a, b) => Math.min(...a.appearanceIds.map((id) => bestRank.get(id)!)) - Math.min(...b.appearanceIds.map((id) => bestRank.get(id)!)));
 }
 
+/**
+ * Where the request's reel stands, for the review's header: waiting for approval, ready for
+ * review, rendering, rendered (hidden until paid, or visible), delivered; a failed render says so.
+ * A render under way comes first: rendering a delivered request again shows it.
+ */
+export type ReviewStage = 'awaiting_approval' | 'ready' | 'rendering' | 'render_failed' | 'rendered_unpaid' | 'rendered' | 'delivered';
+export function reviewStage(status: string, renderState: string | null, paid: boolean): ReviewStage {
+  if (renderState === 'queued' || renderState === 'rendering') return 'rendering';
+  if (status === 'delivered') return 'delivered';
+  if (status === 'pending') return 'awaiting_approval';
+  if (renderState === 'ready') return paid ? 'rendered' : 'rendered_unpaid';
+  if (renderState === 'failed') return 'render_failed';
+  return 'ready';
+}
+
 async function requestOf(db: Db, requestId: string) {
   const [request] = isUuid(requestId) ? await db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId)) : [];
   if (!request) throw new ReviewRefused(404, REVIEW.notFound);
@@ -105,6 +122,7 @@ export async function loadReview(db: Db, requestId: string) {
     .select({ id: userVideos.id, videoType: userVideos.videoType, durationSeconds: userVideos.durationSeconds, isVisible: userVideos.isVisible })
     .from(userVideos)
     .where(and(eq(userVideos.requestId, requestId), isNotNull(userVideos.renderId)));
+  const [order] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.requestId, requestId), eq(orders.status, 'completed'))).limit(1);
   return {
     request: {
       id: request.id,
@@ -115,6 +133,8 @@ export async function loadReview(db: Db, requestId: string) {
       games: request.games,
       matchingState: request.matchingState,
       lookalike: request.lookalike,
+      paid: Boolean(order),
+      stage: reviewStage(request.status, render?.state ?? null, Boolean(order)),
     },
     athlete: {
       name: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),
@@ -149,7 +169,8 @@ export async function loadReview(db: Db, requestId: string) {
       manual: a.manual,
       /** A hand-added clip's search for the athlete's face: looking, found or none. */
       faceSearch: a.faceSearch as FaceSearch | null,
-      thumbnailUrl: a.trackId ? `/api/admin/face-tracks/${a.trackId}/thumbnail` : null,
+      // The face the index saw; else (a clip added by hand, its athlete not found) a frame of it.
+      thumbnailUrl: a.trackId ? `/api/admin/face-tracks/${a.trackId}/thumbnail` : clipThumbnailUrl(request.id, a),
     })),
     moments: groupMoments(
       rows.filter((r) => !r.manual),
@@ -193,14 +214,16 @@ async function renumber(db: Db, requestId: string) {
  * Accept puts the clip at the end of the reel; reject or undecide takes it out. A clip added by
  * hand exists only to be in the reel: taking it out deletes it.
  */
-export async function decideClip(deps: { db: Db; bus: EventBus }, requestId: string, appearanceId: string, decision: 'accepted' | 'rejected' | null) {
+export async function decideClip(deps: { db: Db; bus: EventBus; storage: Storage }, requestId: string, appearanceId: string, decision: 'accepted' | 'rejected' | null) {
   await requestOf(deps.db, requestId);
-  await deps.db.transaction(async (tx) => {
+  const deleted = await deps.db.transaction(async (tx) => {
     const row = await clipOf(tx, requestId, appearanceId);
-    if (row.decision === decision) return;
+    if (row.decision === decision) return null;
     if (row.manual && decision !== 'accepted') {
       await tx.delete(appearances).where(eq(appearances.id, appearanceId));
       await renumber(tx, requestId);
+      const [file] = await tx.select({ eventId: footage.eventId }).from(footage).where(eq(footage.id, row.footageId));
+      return file ? clipThumbnailKey(file.eventId, row.id) : null;
     } else if (decision === 'accepted') {
       const [{ last } = { last: 0 }] = await tx.select({ last: max(appearances.position) }).from(appearances).where(eq(appearances.requestId, requestId));
       await tx.update(appearances).set({ decision, position: (last ?? 0) + 1 }).where(eq(appearances.id, appearanceId));
@@ -208,7 +231,10 @@ export async function decideClip(deps: { db: Db; bus: EventBus }, requestId: str
       await tx.update(appearances).set({ decision, position: null }).where(eq(appearances.id, appearanceId));
       await renumber(tx, requestId);
     }
+    return null;
   });
+  // The deleted clip's picture goes with it.
+  if (deleted) await deps.storage.delete(deleted).catch(() => {});
   await publishReview(deps.bus, requestId);
 }
 
@@ -232,12 +258,14 @@ function checkedSpan(startS: number, endS: number, durationS: number | null): { 
   return { startS: start, endS: end };
 }
 
-export async function trimClip(deps: { db: Db; bus: EventBus }, requestId: string, appearanceId: string, span: { startS: number; endS: number }) {
+export async function trimClip(deps: { db: Db; bus: EventBus; storage: Storage }, requestId: string, appearanceId: string, span: { startS: number; endS: number }) {
   const request = await requestOf(deps.db, requestId);
   const row = await clipOf(deps.db, requestId, appearanceId);
   const file = await footageOfRequest(deps.db, request, row.footageId);
   const checked = checkedSpan(span.startS, span.endS, file.durationSeconds);
   await deps.db.update(appearances).set(checked).where(eq(appearances.id, appearanceId));
+  // A frame from the old span no longer shows the clip: the next look makes a new one.
+  await deps.storage.delete(clipThumbnailKey(file.eventId, row.id)).catch(() => {});
   await publishReview(deps.bus, requestId);
   return checked;
 }

@@ -11,6 +11,7 @@ import { footage } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { serveStored } from '../media/serve';
+import { clipThumbnail } from './clip-thumbnail';
 import { startRender } from './render-job';
 import { addClip, decideClip, loadReview, reorderClips, ReviewRefused, trimClip } from './review';
 
@@ -61,6 +62,18 @@ export function reelRoutes(deps: AppDeps) {
       const input = await body(c, addSchema);
       if (!input) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
       return answer(c, async () => c.json(await addClip(deps, c.req.param('id'), input), 201));
+    })
+    .get('/requests/:id/clips/:clipId/thumbnail', async (c) => {
+      // A frame of the clip, made by the server on first sight; for admins only, like every route here.
+      const key = await clipThumbnail(deps, c.req.param('id'), c.req.param('clipId')).catch((e: Error) => {
+        // Footage gone or unreadable: the screen shows its grey square instead.
+        console.warn('[reels] no clip thumbnail:', e.message);
+        return null;
+      });
+      const res = key ? await serveStored(deps.storage, key, { method: c.req.method }) : null;
+      if (!res) return apiError(c, 404, 'NOT_FOUND', REVIEW.clipNotFound);
+      res.headers.set('Cache-Control', 'private, no-store');
+      return res;
     })
     .put('/requests/:id/clip-order', async (c) => {
       const input = await body(c, orderSchema);
