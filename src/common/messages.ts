@@ -41,6 +41,9 @@ export const AUTH_TOAST_TITLES = {
   error: 'Error',
 } as const;
 
+/** Said with a 503 while the database is briefly out of reach (a restart, a failover). */
+export const SERVICE_UNAVAILABLE = 'The service is briefly unavailable. Please try again in a moment.';
+
 /** The spec's sign-in and signup error table. */
 export const AUTH_ERRORS = {
   failedToFetch: 'Unable to connect. Please check your internet connection.',

@@ -26,6 +26,7 @@ import { apiError, onError } from './http/errors';
 import { canonicalPagePath, decodePath } from './http/paths';
 import { originCheck, securityHeaders } from './http/security';
 import { sendFile } from './http/send-file';
+import { observeRequests, operatorRoutes } from './observability/http';
 
 /** The JSON API under /api; its type is what the web app's typed client is built from. */
 export function createApi(deps: AppDeps) {
@@ -34,6 +35,7 @@ export function createApi(deps: AppDeps) {
       c.header('Cache-Control', 'no-store');
       return c.json({ ok: true });
     })
+    .route('/', operatorRoutes({ db: deps.db, storage: deps.storage, metricsToken: deps.config.metricsToken }))
     .route('/account', accountRoutes(deps))
     .route('/contact', contactRoutes(deps))
     .route('/realtime', realtimeRoutes(deps))
@@ -62,6 +64,7 @@ export function createApp(deps: AppDeps) {
     c.header('X-Request-Id', id);
     await next();
   });
+  app.use(observeRequests());
   app.use(securityHeaders({ https: config.baseUrl.startsWith('https://') }));
   app.use('/api/*', originCheck(trustedOrigins(config), { except: WEBHOOK_PATHS }));
   app.use('/api/*', jsonBodyLimit());

@@ -42,6 +42,8 @@ export interface Config {
    * missed the database's notice. 0 turns the cache off.
    */
   sessionCacheSeconds: number;
+  /** The bearer token GET /api/metrics asks for (METRICS_TOKEN); null: the endpoint answers 404. */
+  metricsToken: string | null;
   /** S3-compatible storage; null keeps files on local disk under dataDir/storage. */
   s3: S3Config | null;
   /** Who takes payments: Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout. */
@@ -216,6 +218,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     mailRetryDelaySeconds: 5,
     runWorker: env.RUN_WORKER !== '0',
     jobHeartbeatSeconds: Math.max(1, Number(env.JOB_HEARTBEAT_SECONDS ?? 10) || 10),
+    metricsToken: env.METRICS_TOKEN?.trim() || null,
     sessionCacheSeconds: Math.min(60, Math.max(0, Number(env.SESSION_CACHE_SECONDS ?? 5) || 0)),
     s3: loadS3(env),
     payments: overrides.payments ?? loadPayments(env),

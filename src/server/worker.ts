@@ -4,6 +4,7 @@
 // the worker itself.
 import { loadConfig } from './config';
 import { startWorker, stopWorker } from './jobs/worker';
+import { logger } from './observability/logger';
 import { buildDeps } from './server';
 
 const config = loadConfig({ runWorker: true });
@@ -15,7 +16,7 @@ if (!config.databaseUrl) {
 }
 const deps = await buildDeps(config);
 await startWorker(deps);
-console.log(`Get It On Tape worker ${deps.jobs.workerId} is taking jobs (database: postgres)`);
+logger.info({ workerId: deps.jobs.workerId }, 'Get It On Tape worker is taking jobs');
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

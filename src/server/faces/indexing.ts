@@ -18,6 +18,7 @@ import { encodeEmbeddings } from './embeddings';
 import { sealFaceData } from './face-data-seal';
 import type { Db } from '../db/client';
 import type { IndexSettings, SegmentResult, SegmentTrack } from './types';
+import { indexingSpeed } from '../observability/metrics';
 
 const PROGRESS_EVERY_MS = 1500;
 
@@ -94,6 +95,7 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
         sampleFps: settings.sampleFps,
         indexStats: { ...stats, keyframesOnly: keyframesOnly ? 1 : 0, indexS: indexMs / 1000, storeS: (performance.now() - storeStarted) / 1000, realTimeFactor: duration / (indexMs / 1000) },
       });
+      if (indexMs > 0) indexingSpeed.observe(duration / (indexMs / 1000));
       // The new index replaced every track of the file, those hand-added clips followed too.
       await searchClipsOfFootage(deps, footageId);
       await rematchGame(deps, row.eventId, row.gameId);

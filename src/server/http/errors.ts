@@ -3,8 +3,12 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ClientErrorStatusCode, ServerErrorStatusCode } from 'hono/utils/http-status';
-import { AUTH_ERRORS, INVALID_INPUT, rateLimitedText } from '../../common/messages';
-import { pgCode } from '../db/errors';
+import { AUTH_ERRORS, INVALID_INPUT, rateLimitedText, SERVICE_UNAVAILABLE } from '../../common/messages';
+import { isDatabaseUnavailable, pgCode } from '../db/errors';
+import { logger } from '../observability/logger';
+
+/** How soon a client should try again while the database is out of reach (a restart takes seconds). */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
 
 export interface ApiError {
   code: string;
@@ -44,12 +48,20 @@ export function tooManyRequests(c: Context, retryAfterSeconds: number) {
 export const onError: ErrorHandler = (error, c) => {
   if (error instanceof HTTPException) return error.getResponse();
   const requestId = (c.get('requestId' as never) as string | undefined) ?? 'unknown';
+  const log = { reqId: requestId, method: c.req.method, path: c.req.path };
   const code = pgCode(error);
   if (code?.startsWith('22')) {
-    console.warn(`[http] ${requestId} ${c.req.method} ${c.req.path}: input refused by the database (${code})`);
+    logger.warn({ ...log, pgCode: code }, 'input refused by the database');
     return apiError(c, 400, 'VALIDATION_ERROR', INVALID_INPUT);
   }
-  console.error(`[http] ${requestId} ${c.req.method} ${c.req.path} failed:`, error);
+  // A database restart or failover: a clean 503 the client can retry, not a 500.
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ ...log, err: (error as Error).message }, 'database unavailable');
+    c.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+    const body: ApiError = { code: 'UNAVAILABLE', message: SERVICE_UNAVAILABLE, requestId };
+    return c.json(body, 503);
+  }
+  logger.error({ ...log, err: error }, 'request failed');
   const body: ApiError = { code: 'INTERNAL_ERROR', message: AUTH_ERRORS.generic, requestId };
   return c.json(body, 500);
 };

@@ -7,9 +7,12 @@
 //    than after the job's whole time limit;
 //  - a job sent by this process wakes this process's worker at once, instead of at its next poll.
 import { createHash, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import PgBoss from 'pg-boss';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/client';
+import { logger } from '../observability/logger';
+import { jobDuration, jobFailures } from '../observability/metrics';
 import { JOB_NAMES, JOB_TYPES, type JobPayload, type JobType } from './definitions';
 
 export interface JobContext {
@@ -108,7 +111,7 @@ export class JobQueue {
     this.boss = database.pglite
       ? new PgBoss({ ...common, db: pgliteAdapter(database.pglite) })
       : new PgBoss({ ...common, connectionString: database.url!, max: 4, application_name: 'job queue' });
-    this.boss.on('error', (error) => console.error('[jobs] queue error:', (error as Error).message));
+    this.boss.on('error', (error) => logger.error({ err: (error as Error).message }, 'job queue error'));
   }
 
   /** Creates the queue's tables and the queues (safe to run from every process, any number of times). */
@@ -168,6 +171,9 @@ export class JobQueue {
     const payload = JOB_TYPES[name].payload.parse(job.data) as JobPayload<T>;
     await this.lease(job.id, name);
     this.running.set(job.id, name);
+    const started = performance.now();
+    const log = logger.child({ jobId: job.id, job: name, run: job.retryCount + 1 });
+    log.info('job started');
     try {
       const outcome = await handler(payload, {
         jobId: job.id,
@@ -175,11 +181,17 @@ export class JobQueue {
         lastAttempt: job.retryCount >= job.retryLimit,
         heartbeat: () => this.lease(job.id, name),
       });
+      const seconds = (performance.now() - started) / 1000;
+      jobDuration.observe({ kind: name, outcome }, seconds);
+      log.info({ outcome, s: Math.round(seconds * 10) / 10 }, 'job finished');
       return { outcome };
     } catch (error) {
-      console.error(`[jobs] ${name} ${job.id} failed (run ${job.retryCount + 1}):`, (error as Error).message);
+      const permanent = error instanceof PermanentJobError;
+      jobDuration.observe({ kind: name, outcome: 'failed' }, (performance.now() - started) / 1000);
+      jobFailures.inc({ kind: name });
+      log.error({ err: (error as Error).message, permanent }, 'job failed');
       // pg-boss retries while retry_count < retry_limit: this job has had its last try.
-      if (error instanceof PermanentJobError) await this.database.db.execute(sql`UPDATE pgboss.job SET retry_limit = retry_count WHERE name = ${name} AND id = ${job.id}`);
+      if (permanent) await this.database.db.execute(sql`UPDATE pgboss.job SET retry_limit = retry_count WHERE name = ${name} AND id = ${job.id}`);
       throw error;
     } finally {
       this.running.delete(job.id);
@@ -215,12 +227,12 @@ export class JobQueue {
                 WHERE heartbeat_at < now() - ${`${this.heartbeatSeconds * 3} seconds`}::interval`,
       );
       for (const lease of stale) {
-        console.warn(`[jobs] ${lease.job_name} ${lease.job_id}: its worker stopped; running it again`);
+        logger.warn({ jobId: lease.job_id, job: lease.job_name }, 'the worker running this job stopped; running it again');
         await this.boss.fail(lease.job_name, lease.job_id, { message: 'The worker running this job stopped.' });
         await this.database.db.execute(sql`DELETE FROM job_leases WHERE job_id = ${lease.job_id}`);
       }
     } catch (error) {
-      console.error('[jobs] supervisor:', (error as Error).message);
+      logger.error({ err: (error as Error).message }, 'job supervisor failed');
     }
   }
 
