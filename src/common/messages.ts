@@ -204,9 +204,8 @@ export const VERIFY_EMAIL = {
   back: 'Back to Sign In',
 } as const;
 
+/** Shown on /signup only when our server cannot be reached before the form is filled in. */
 export const CONNECTION_STATUS = {
-  checking: 'Checking connection...',
-  connected: 'Connected',
   failed: 'Connection failed',
   continueAnyway: 'Continue Anyway',
 } as const;

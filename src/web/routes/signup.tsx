@@ -1,47 +1,39 @@
-// The full registration page. Prefilled from the homepage sign-up (navigation state); shows
-// whether the service can be reached before the athlete types everything in.
+// The full registration page. Prefilled from the homepage sign-up (navigation state). The form
+// shows at once; only when our server cannot be reached does the page say so first, with a way
+// to go on anyway (no "checking" or "connected" light: it told people nothing they needed).
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { CONNECTION_STATUS } from '../../common/messages';
 import { RegistrationForm, type RegistrationPrefill } from '../features/auth/registration-form';
 import { useMe } from '../features/session/session';
 import { requestJson } from '../lib/api-error';
-import { cn } from '../lib/cn';
 import { Button } from '../ui/button';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
 
-type Status = 'checking' | 'connected' | 'failed';
-
-function useConnectionStatus(): Status {
-  const [status, setStatus] = useState<Status>('checking');
+/** True once the server has failed to answer twice. */
+function useConnectionFailed(): boolean {
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
     let cancelled = false;
     const check = (triesLeft: number): Promise<void> =>
       requestJson('/api/health').then(
-        () => void (cancelled || setStatus('connected')),
-        () => (triesLeft > 0 ? check(triesLeft - 1) : void (cancelled || setStatus('failed'))),
+        () => undefined,
+        () => (triesLeft > 0 ? check(triesLeft - 1) : void (cancelled || setFailed(true))),
       );
     void check(1);
     return () => {
       cancelled = true;
     };
   }, []);
-  return status;
+  return failed;
 }
 
-function ConnectionStatus({ status, onContinue }: { status: Status; onContinue?: () => void }) {
+function ConnectionFailed({ onContinue }: { onContinue?: () => void }) {
   return (
     <div role="status" className="mb-6 flex flex-wrap items-center gap-3 text-sm">
-      <span
-        className={cn(
-          'h-2.5 w-2.5 rounded-full',
-          status === 'checking' && 'animate-pulse bg-yellow-400',
-          status === 'connected' && 'bg-green-500',
-          status === 'failed' && 'bg-red-500',
-        )}
-      />
-      <span className="text-neutral-300">{CONNECTION_STATUS[status]}</span>
-      {status === 'failed' && onContinue && (
+      <span className="h-2.5 w-2.5 rounded-full bg-red-500" aria-hidden="true" />
+      <span className="text-neutral-300">{CONNECTION_STATUS.failed}</span>
+      {onContinue && (
         <Button size="sm" variant="outline" onClick={onContinue}>
           {CONNECTION_STATUS.continueAnyway}
         </Button>
@@ -54,7 +46,7 @@ export default function SignupPage() {
   usePageTitle(PAGE_TITLES['/signup']);
   const me = useMe();
   const location = useLocation();
-  const status = useConnectionStatus();
+  const failed = useConnectionFailed();
   const [continued, setContinued] = useState(false);
   const prefill = (location.state ?? {}) as RegistrationPrefill;
 
@@ -66,16 +58,16 @@ export default function SignupPage() {
       <p className="mb-6 mt-3 text-neutral-300">
         Tell us who to look for. We use the headshot and jersey number to find your athlete in every camera angle.
       </p>
-      <ConnectionStatus status={status} onContinue={continued ? undefined : () => setContinued(true)} />
-      {status === 'failed' && !continued ? (
+      {failed && <ConnectionFailed onContinue={continued ? undefined : () => setContinued(true)} />}
+      {failed && !continued && (
         <p className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-6 text-neutral-300">
           We could not reach our servers. Check your connection, or continue anyway and we will try again when you submit.
         </p>
-      ) : (
-        <div className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-6 shadow-xl">
-          <RegistrationForm prefill={prefill} />
-        </div>
       )}
+      {/* Hidden, not removed, while the notice shows: whatever was typed already stays. */}
+      <div hidden={failed && !continued} className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-6 shadow-xl">
+        <RegistrationForm prefill={prefill} />
+      </div>
       <p className="mt-6 text-center text-xs text-neutral-400">
         <Link to="/terms" className="hover:text-white">Terms and Privacy Policy</Link>
       </p>
