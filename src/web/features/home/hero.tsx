@@ -77,7 +77,8 @@ export function Hero() {
           We film the game from every angle. You get your athlete's highlight reel and photo stills, ready to share.
         </p>
         <Button asChild size="xl" className="mt-10">
-          <Link to="/auth">{BRAND.signUpToday}</Link>
+          {/* A call to sign up opens the Create Account tab, as the nav bar's SIGN UP does. */}
+          <Link to="/auth?tab=signup">{BRAND.signUpToday}</Link>
         </Button>
       </div>
     </section>
