@@ -251,6 +251,13 @@ export const EMAIL_CONFIRMED: ToastText = {
   description: 'Your account is ready. Welcome to Get It On Tape!',
 };
 
+/** A confirmation link opened again after the address was confirmed (a second click, an old mail). */
+export const EMAIL_ALREADY_CONFIRMED = {
+  title: 'Email already confirmed',
+  description: 'This email address is already confirmed. Sign in with your password to continue.',
+  signedIn: 'Your email address is already confirmed. There is nothing more to do.',
+} as const;
+
 export const VERIFICATION_RESENT: ToastText = {
   title: 'Check your email',
   description: 'If that address still needs confirming, a new link is on its way. It expires in 24 hours.',

@@ -1,5 +1,6 @@
 // E-mail verification: the link in the sign-up mail signs the user in, is valid 24 hours, and
 // cannot be forged; signing in before verifying sends a fresh link.
+import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERIFICATION_LINK_TTL_SECONDS } from '../../src/common/constants';
@@ -153,5 +154,78 @@ describe('email verification', () => {
     expect((await jsonOf(res)).message).toBe(AUTH_ERRORS.invalidCredentials);
     await settle(300);
     expect(app.smtp.mails.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+});
+
+describe('a confirmation link opened again (issue 22, item 6)', () => {
+  /** An HS256 token signed with the test app's secret, as better-auth signs its links. */
+  const signedToken = (claims: Record<string, unknown>) => {
+    const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+    const signature = crypto.createHmac('sha256', 'test-secret-0123456789abcdef0123456789abcdef').update(unsigned).digest('base64url');
+    return `${unsigned}.${signature}`;
+  };
+
+  it('without a session, sends the visitor to sign in, saying the address is already confirmed', async () => {
+    const { email, userId, link } = await signUp();
+    expect((await fetch(link, { redirect: 'manual' })).status).toBe(302);
+    const before = (await sessionsOf(userId)).length;
+
+    const again = await fetch(link, { redirect: 'manual' });
+    expect(again.status).toBe(302);
+    const landing = new URL(again.headers.get('location')!, app.origin);
+    expect(landing.pathname).toBe('/auth');
+    expect(landing.searchParams.get('confirmed')).toBe('already');
+    expect(landing.searchParams.get('email')).toBe(email);
+    expect(landing.searchParams.has('error')).toBe(false);
+    // Nobody is signed in by a second click: no cookie, no new session.
+    expect(again.headers.getSetCookie().join(';')).not.toMatch(/session_token=[^;]/);
+    expect(await sessionsOf(userId)).toHaveLength(before);
+    expect(await isVerified(email)).toBe(true);
+  });
+
+  it('while signed in, goes to the dashboard, which says the address is already confirmed', async () => {
+    const { userId, link } = await signUp();
+    const first = await fetch(link, { redirect: 'manual' });
+    const cookie = cookiesFrom(first);
+    const before = (await sessionsOf(userId)).length;
+
+    const again = await app.fetch(`${link.pathname}${link.search}`, { cookie });
+    expect(again.status).toBe(302);
+    expect(again.headers.get('location')).toBe('/dashboard?verified=already');
+    expect(await sessionsOf(userId)).toHaveLength(before);
+  });
+
+  it('an expired or broken link still says the link expired, even for a confirmed address', async () => {
+    const { email, link } = await signUp();
+    await fetch(link, { redirect: 'manual' });
+    const now = Math.floor(Date.now() / 1000);
+    const expired = signedToken({ email, iat: now - 2 * 86_400, exp: now - 86_400 });
+    for (const [token, code] of [
+      [expired, 'TOKEN_EXPIRED'],
+      ['broken', 'INVALID_TOKEN'],
+    ] as const) {
+      const url = new URL(link);
+      url.searchParams.set('token', token);
+      const res = await fetch(url, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      const landing = new URL(res.headers.get('location')!, app.origin);
+      expect(landing.searchParams.get('error')).toBe(code);
+      expect(landing.searchParams.has('confirmed')).toBe(false);
+      expect(res.headers.getSetCookie().join(';')).not.toMatch(/session_token=[^;]/);
+    }
+  });
+
+  it('a link signed the same way but not expired confirms, so the expired one fails only for its age', async () => {
+    const { email, userId } = await signUp();
+    const now = Math.floor(Date.now() / 1000);
+    const url = new URL('/api/auth/verify-email', app.origin);
+    url.searchParams.set('token', signedToken({ email, iat: now, exp: now + 3600 }));
+    url.searchParams.set('callbackURL', '/dashboard?verified=1');
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.headers.get('location')).toBe('/dashboard?verified=1');
+    expect(cookiesFrom(res)).toMatch(/session_token=/);
+    expect(await isVerified(email)).toBe(true);
+    expect(await sessionsOf(userId)).toHaveLength(1);
   });
 });

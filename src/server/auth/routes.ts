@@ -247,10 +247,28 @@ export function authRoutes(deps: AppDeps) {
     return new Response(JSON.stringify({ status: true }), { status: 200, headers });
   };
 
+  /**
+   * The confirmation link. better-auth answers a valid link for an address that is already
+   * confirmed (a second click, an old mail) with a bare redirect to the callback: no error and no
+   * new session. Such a visitor is told so instead of being dropped on the sign-in page unexplained.
+   */
+  const verifyEmail = async (c: Context, path: string) => {
+    const res = await forward(c, path);
+    const location = res.headers.get('location');
+    if (res.status !== 302 || !location) return res;
+    const failed = new URL(location, config.baseUrl).searchParams.has('error');
+    const signedIn = res.headers.getSetCookie().some((cookie) => /session_token=[^;]/.test(cookie));
+    if (failed || signedIn) return res;
+    if (await getViewer(auth, deps.db, c.req.raw.headers)) return c.redirect(ALREADY_CONFIRMED_SIGNED_IN, 302);
+    const email = emailInToken(c.req.query('token'));
+    return c.redirect(`/auth?confirmed=already${email ? `&email=${encodeURIComponent(email)}` : ''}`, 302);
+  };
+
   return new Hono().on(['GET', 'POST'], '/*', async (c) => {
     const path = c.req.path.replace(/^\/api\/auth/, '').replace(/\/{2,}/g, '/');
     const endpoint = endpointOf(c.req.method, path);
     if (!endpoint) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+    if (endpoint === 'GET /verify-email') return verifyEmail(c, path);
     if (c.req.method === 'GET') return forward(c, path);
 
     const raw: unknown = await c.req.json().catch(() => ({}));
@@ -296,6 +314,24 @@ export function authRoutes(deps: AppDeps) {
         return forward(c, path, {});
     }
   });
+}
+
+/** Where a signed-in visitor with an already-used confirmation link goes: the dashboard says so. */
+const ALREADY_CONFIRMED_SIGNED_IN = '/dashboard?verified=already';
+
+/**
+ * The address in a confirmation token, to fill in the sign-in form. Read only after better-auth
+ * has checked the token's signature, so it is the address the link was sent to.
+ */
+function emailInToken(token: string | undefined): string | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const parsed = emailSchema.safeParse((JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { email?: unknown }).email);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 // /auth: Sign In and Create Account tabs. A signed-in visitor is sent on at once.
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import { BRAND, LABELS, SECOND_FACTOR } from '../../common/messages';
+import { CircleCheck } from 'lucide-react';
+import { BRAND, EMAIL_ALREADY_CONFIRMED, LABELS, SECOND_FACTOR } from '../../common/messages';
 import { ResendVerification } from '../features/auth/resend-verification';
 import { SignInForm } from '../features/auth/sign-in-form';
 import { SignUpForm } from '../features/auth/sign-up-form';
@@ -20,6 +21,8 @@ export default function AuthPage() {
 
   // A verification link that failed (expired or already used) lands here with ?error=.
   const linkFailed = Boolean(params.get('error'));
+  // A confirmation link opened again once the address was confirmed lands here with ?confirmed=already.
+  const alreadyConfirmed = !linkFailed && params.get('confirmed') === 'already';
 
   // The forms show at once (the page arrives prerendered); someone signed in is sent on once known.
   if (me.data?.user) {
@@ -37,6 +40,17 @@ export default function AuthPage() {
           {state?.message && <p className="text-sm text-neutral-300">{state.message}</p>}
         </div>
         {linkFailed && <ResendVerification defaultEmail={email} />}
+        {alreadyConfirmed && (
+          <section role="status" aria-labelledby="already-confirmed-title" className="mb-6 flex gap-3 rounded-xl border border-green-900 bg-green-950/40 p-5">
+            <CircleCheck className="mt-0.5 h-5 w-5 shrink-0 text-green-400" aria-hidden="true" />
+            <div>
+              <h2 id="already-confirmed-title" className="font-semibold text-white">
+                {EMAIL_ALREADY_CONFIRMED.title}
+              </h2>
+              <p className="mt-1 text-sm text-neutral-200">{EMAIL_ALREADY_CONFIRMED.description}</p>
+            </div>
+          </section>
+        )}
         <div className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-6 shadow-xl">
           <Tabs
             value={tab}

@@ -1,7 +1,7 @@
 // /dashboard: the athlete's home. Composes the profile, request, reels and photos features.
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ACCESS_DENIED, EMAIL_CONFIRMED, LABELS, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
+import { ACCESS_DENIED, EMAIL_ALREADY_CONFIRMED, EMAIL_CONFIRMED, LABELS, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
 import { CHECKOUT, PROFILE } from '../../common/dashboard-messages';
 import { AppHeader } from '../features/layout/app-header';
 import { useOrderBySession } from '../features/orders/api';
@@ -44,7 +44,9 @@ function useReturnToasts() {
   const order = useOrderBySession(arrival.sessionId);
   useEffect(() => {
     if (arrival.denied === 'admin') notify.error(ACCESS_DENIED);
-    if (arrival.verified) notify.success(EMAIL_CONFIRMED);
+    // ?verified=already: a confirmation link opened again while signed in (auth/routes.ts).
+    if (arrival.verified === 'already') notify.info({ title: EMAIL_ALREADY_CONFIRMED.title, description: EMAIL_ALREADY_CONFIRMED.signedIn });
+    else if (arrival.verified) notify.success(EMAIL_CONFIRMED);
     if (arrival.checkout === 'cancel') notify.info(CHECKOUT.cancel, 5000);
     const next = new URLSearchParams(params);
     for (const key of ['denied', 'verified', 'checkout', 'session_id']) next.delete(key);
