@@ -6,7 +6,12 @@ export const MINIMUM_AGE = 13;
 export const ADULT_AGE = 18;
 export const MAX_PASSWORD_LENGTH = 128;
 export const VERIFICATION_LINK_TTL_SECONDS = 24 * 60 * 60;
-export const HEADSHOT_MAX_BYTES = 5 * 1024 * 1024;
+/** The largest reference photo the face matching takes (faces/references.ts). */
+export const REFERENCE_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+/** The registration's headshot is the athlete's first reference photo, so it has the same limit. */
+export const HEADSHOT_MAX_BYTES = REFERENCE_PHOTO_MAX_BYTES;
+/** A picked headshot over the limit is scaled down in the browser to this longest side, as JPEG. */
+export const HEADSHOT_SHRINK = { maxSidePx: 2000, jpegQuality: 0.9 } as const;
 export const MOBILE_BREAKPOINT_PX = 768;
 
 /** Redirect and toast timings of the spec, in milliseconds. */
@@ -30,13 +35,11 @@ export const US_STATES = [
   'Virginia', 'Washington', 'West Virginia', 'Wisconsin', 'Wyoming',
 ] as const;
 
-/** Event options of the full registration form. */
-export const REGISTRATION_EVENTS = [
-  { value: 'stria-sport-3x3', label: 'Stria Sport 3x3 Tournament' },
-  { value: 'other', label: 'Other' },
-] as const;
-
-export type RegistrationEvent = (typeof REGISTRATION_EVENTS)[number]['value'];
+/**
+ * The registration's Event list: the events the provider runs (from the database), then this one
+ * for a family whose event is not listed.
+ */
+export const OTHER_EVENT = { value: 'other', label: 'Other' } as const;
 
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 export const BANNER_MAX_BYTES = 10 * 1024 * 1024;

@@ -125,6 +125,9 @@ export const SIGNUP_CONFIRM: ToastText = {
 export const HEADSHOT_ADVICE =
   "A clear, front-facing photo of the athlete's face, in good light, with nobody else in it. It stays private.";
 
+/** While a large headshot is scaled down in the browser before it is sent. */
+export const HEADSHOT_SHRINKING = 'Making the photo smaller for upload...';
+
 export const HEADSHOT_FAILED =
   'Your account was created, but the headshot could not be saved. You can add a photo from your dashboard.';
 

@@ -1,7 +1,7 @@
 // Form schemas used by the browser (react-hook-form) and by the server (request validation),
 // so both reject the same input with the same text.
 import { z } from 'zod';
-import { ADULT_AGE, MAX_PASSWORD_LENGTH, MINIMUM_AGE, MIN_PASSWORD_LENGTH, REGISTRATION_EVENTS, US_STATES } from './constants';
+import { ADULT_AGE, MAX_PASSWORD_LENGTH, MINIMUM_AGE, MIN_PASSWORD_LENGTH, US_STATES } from './constants';
 import { FIELD_ERRORS } from './messages';
 import { REQUEST } from './dashboard-messages';
 
@@ -122,10 +122,12 @@ export const registrationFields = z.object({
   city: required('City', 100),
   phoneNumber: optionalText('Phone number', 40),
   teamName: required('Team name', 100),
-  event: z.enum(
-    REGISTRATION_EVENTS.map((e) => e.value) as [string, ...string[]],
-    { error: FIELD_ERRORS.event },
-  ),
+  /** An event's id or OTHER_EVENT's value; the server checks the id against the events it runs. */
+  event: z
+    .string({ error: FIELD_ERRORS.event })
+    .trim()
+    .min(1, FIELD_ERRORS.event)
+    .max(100, FIELD_ERRORS.event),
   jerseyNumber: z
     .union([z.string(), z.number()])
     .nullish()

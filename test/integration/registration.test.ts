@@ -1,14 +1,18 @@
 // The full registration of /signup (POST /api/account/register, multipart), the homepage
 // sign-up it links to, and the headshot that is stored without its metadata.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_EXISTS, FIELD_ERRORS, FILE_TOO_LARGE_5MB, USERNAME_TAKEN } from '../../src/common/messages';
+import { HEADSHOT_MAX_BYTES } from '../../src/common/constants';
+import { FILE_TOO_LARGE_10MB } from '../../src/common/dashboard-messages';
+import { ACCOUNT_EXISTS, FIELD_ERRORS, USERNAME_TAKEN } from '../../src/common/messages';
 import { athleteReferences, homepageSignups, user, userProfiles } from '../../src/server/db/schema';
 import { decodeEmbeddings } from '../../src/server/faces/embeddings';
+import { REFERENCE_MAX_BYTES } from '../../src/server/faces/references';
 import { startTestApp, uniqueEmail, type TestApp } from '../support/app';
 import { GPS_TAGS, gpsTagsIn } from '../support/exif';
 import { referencePhoto } from '../support/face-footage';
@@ -36,7 +40,7 @@ function fields(overrides: Record<string, string | undefined> = {}): Record<stri
     city: 'Austin',
     phoneNumber: '',
     teamName: 'Austin Elite',
-    event: 'stria-sport-3x3',
+    event: 'austin-fall-league-2024',
     jerseyNumber: '23',
     ...overrides,
   };
@@ -76,7 +80,7 @@ describe('full registration', () => {
       city: 'Austin',
       phone: null,
       teamName: 'Austin Elite',
-      eventName: 'stria-sport-3x3',
+      eventName: 'austin-fall-league-2024',
       jerseyNumber: 23,
       avatarUrl: null,
     });
@@ -141,6 +145,10 @@ describe('full registration', () => {
     ['a missing city', { city: undefined }, FIELD_ERRORS.required('City')],
     ['a missing team name', { teamName: '' }, FIELD_ERRORS.required('Team name')],
     ['an unknown event', { event: 'chess-open' }, FIELD_ERRORS.event],
+    ['the old fixed event nobody runs', { event: 'stria-sport-3x3' }, FIELD_ERRORS.event],
+    ['an event in other letter case', { event: 'Austin-Fall-League-2024' }, FIELD_ERRORS.event],
+    ['a missing event', { event: undefined }, FIELD_ERRORS.event],
+    ['a blank event', { event: '  ' }, FIELD_ERRORS.event],
     ['a non-numeric jersey number', { jerseyNumber: '12a' }, FIELD_ERRORS.jerseyNumber],
     ['a fractional jersey number', { jerseyNumber: '7.5' }, FIELD_ERRORS.jerseyNumber],
     ['a negative jersey number', { jerseyNumber: '-3' }, FIELD_ERRORS.jerseyNumber],
@@ -248,12 +256,32 @@ describe('full registration', () => {
     expect((await profileOf(userId))!.avatarUrl).toBeNull();
   });
 
-  it('refuses a headshot over 5MB before creating anything', async () => {
-    const values = fields();
-    const res = await register(values, { bytes: Buffer.alloc(6 * 1024 * 1024, 0xff), name: 'big.jpg', type: 'image/jpeg' });
-    expect(res.status).toBe(413);
-    expect(await jsonOf(res)).toMatchObject({ message: FILE_TOO_LARGE_5MB.description, title: FILE_TOO_LARGE_5MB.title });
-    expect(await usersWith(values.email!)).toHaveLength(0);
+  it('takes a headshot up to the reference photos\' limit (10MB): an 8MB PNG becomes the avatar', async () => {
+    expect(HEADSHOT_MAX_BYTES).toBe(REFERENCE_MAX_BYTES);
+    // Random pixels do not compress, so the PNG really is about 8MB.
+    const side = 1700;
+    const png = await sharp(crypto.randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    expect(png.length).toBeGreaterThan(5 * 1024 * 1024);
+    expect(png.length).toBeLessThan(HEADSHOT_MAX_BYTES);
+    const res = await register(fields(), { bytes: png, name: 'big.png', type: 'image/png' });
+    expect(res.status).toBe(201);
+    const { userId, headshotSaved } = await jsonOf<{ userId: string; headshotSaved: boolean }>(res);
+    expect(headshotSaved).toBe(true);
+    expect((await profileOf(userId))!.avatarUrl).toBe(`profile-photos/${userId}/profile.jpg`);
+    expect((await sharp(fs.readFileSync(photoPath(userId))).metadata()).format).toBe('jpeg');
+  });
+
+  it('refuses a headshot over 10MB with the reference photos\' text before creating anything', async () => {
+    // Just over the limit (within the body's allowance for the other fields), and far over it.
+    for (const size of [HEADSHOT_MAX_BYTES + 1024, 12 * 1024 * 1024]) {
+      const values = fields();
+      const res = await register(values, { bytes: Buffer.alloc(size, 0xff), name: 'big.jpg', type: 'image/jpeg' });
+      expect(res.status, String(size)).toBe(413);
+      expect(await jsonOf(res)).toMatchObject({ code: 'FILE_TOO_LARGE', message: FILE_TOO_LARGE_10MB.description, title: FILE_TOO_LARGE_10MB.title });
+      expect(await usersWith(values.email!)).toHaveLength(0);
+      expect(await app.db.select().from(userProfiles).where(eq(userProfiles.username, values.username!))).toHaveLength(0);
+      expect(mailsTo(values.email!)).toHaveLength(0);
+    }
   });
 });
 

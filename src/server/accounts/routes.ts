@@ -2,11 +2,13 @@
 import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
 import { HEADSHOT_MAX_BYTES } from '../../common/constants';
-import { AUTH_ERRORS, FILE_TOO_LARGE_5MB } from '../../common/messages';
+import { FILE_TOO_LARGE_10MB } from '../../common/dashboard-messages';
+import { AUTH_ERRORS, FIELD_ERRORS } from '../../common/messages';
 import { firstIssue, homepageSignupSchema, registrationSchema, simpleSignUpSchema } from '../../common/schemas';
 import { CLIENT_IP_HEADER } from '../auth/auth';
 import { getViewer } from '../auth/session';
 import { user, userProfiles } from '../db/schema';
+import { isRegistrationEvent, listRegistrationEvents } from '../events/queries';
 import { clientIp } from '../http/client-ip';
 import type { AppDeps } from '../http/deps';
 import { apiError, tooManyRequests } from '../http/errors';
@@ -73,13 +75,26 @@ export function accountRoutes(deps: AppDeps) {
         return handleAccountError(c, error);
       }
     })
-    .post('/register', uploadLimit(HEADSHOT_MAX_BYTES + 256 * 1024, FILE_TOO_LARGE_5MB), async (c) => {
+    // The registration's Event list, for visitors: the events the provider runs, by name only.
+    .get('/events', async (c) => {
+      const limit = await limiter.check([[RATE_RULES.registrationEventsPerIp, clientIp(c, config.trustProxy)]]);
+      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+      c.header('Cache-Control', 'no-store');
+      return c.json(await listRegistrationEvents(db));
+    })
+    .post('/register', uploadLimit(HEADSHOT_MAX_BYTES + 256 * 1024, FILE_TOO_LARGE_10MB), async (c) => {
       const ip = clientIp(c, config.trustProxy);
       const form = await c.req.parseBody().catch(() => null);
       if (!form) return apiError(c, 400, 'VALIDATION_ERROR', AUTH_ERRORS.generic);
       const { headshot, ...fields } = form;
       const parsed = registrationSchema.safeParse(fields);
       if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+      // The form offers the events the provider runs and "Other"; anything else is refused.
+      if (!(await isRegistrationEvent(db, parsed.data.event))) return apiError(c, 400, 'VALIDATION_ERROR', FIELD_ERRORS.event);
+      // The body limit leaves room for the other fields; the headshot itself gets the exact limit.
+      if (headshot instanceof File && headshot.size > HEADSHOT_MAX_BYTES) {
+        return apiError(c, 413, 'FILE_TOO_LARGE', FILE_TOO_LARGE_10MB.description, FILE_TOO_LARGE_10MB.title);
+      }
       const limit = await limiter.check([[RATE_RULES.signUpPerIp, ip]]);
       if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
       const headshotBytes =

@@ -5,6 +5,7 @@
 // arrives: one face, big and sharp enough, or a plain answer saying what is wrong.
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import sharp from 'sharp';
+import { REFERENCE_PHOTO_MAX_BYTES } from '../../common/constants';
 import { FACE_MATCHING } from '../../common/dashboard-messages';
 import { appearances, athleteReferences, faceTracks, highlightRequests, userProfiles } from '../db/schema';
 import type { AppDeps } from '../http/deps';
@@ -14,7 +15,7 @@ import { encodeEmbeddings } from './embeddings';
 import type { PhotoFace } from './types';
 
 export const MAX_REFERENCE_PHOTOS = 5;
-export const REFERENCE_MAX_BYTES = 10 * 1024 * 1024;
+export const REFERENCE_MAX_BYTES = REFERENCE_PHOTO_MAX_BYTES;
 /** A face smaller than this (pixels high, in the photo as checked) is too small to match. */
 const MIN_REFERENCE_FACE_PX = 80;
 /** Sharp faces measured 0.28-1.0, blurred ones (Gaussian sigma ≥ 2 at 120 px) 0.04-0.2. */

@@ -64,6 +64,8 @@ export const RATE_RULES = {
   /** Auto-replies to one address: the form cannot be used to flood someone's inbox. */
   contactAutoReplyPerRecipient: { name: 'contact-reply:recipient', scope: 'recipient', limit: 2, windowSeconds: 24 * 60 * 60 },
   homepageSignupPerIp: { name: 'homepage-signup:ip', scope: 'address', limit: 10, windowSeconds: 10 * 60 },
+  /** The registration's public Event list: read on every visit to /signup, so generous. */
+  registrationEventsPerIp: { name: 'registration-events:ip', scope: 'address', limit: 60, windowSeconds: 10 * 60 },
   promoCheckPerUser: { name: 'promo-check:user', scope: 'user', limit: 10, windowSeconds: 10 * 60 },
   promoCheckPerIp: { name: 'promo-check:ip', scope: 'address', limit: 30, windowSeconds: 10 * 60 },
   /** Starting checkouts: each may ask the provider for a session. */

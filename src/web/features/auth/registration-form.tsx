@@ -2,15 +2,16 @@
 // face matching next to it, the age rule
 // (13 and over; under 18 with a parent's or guardian's agreement), and the spec's outcomes
 // (confirmation needed, account exists, username taken).
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ADULT_AGE, HEADSHOT_MAX_BYTES, REGISTRATION_EVENTS, TIMING } from '../../../common/constants';
-import { AUTH_ERRORS, AUTH_TOAST_TITLES, FILE_TOO_LARGE_5MB, HEADSHOT_ADVICE, HEADSHOT_FAILED, INVALID_FILE_TYPE, LABELS, SIGNUP_CONFIRM } from '../../../common/messages';
-import { FACE_MATCHING } from '../../../common/dashboard-messages';
+import { ADULT_AGE, HEADSHOT_MAX_BYTES, HEADSHOT_SHRINK, OTHER_EVENT, TIMING } from '../../../common/constants';
+import { AUTH_ERRORS, AUTH_TOAST_TITLES, HEADSHOT_ADVICE, HEADSHOT_FAILED, HEADSHOT_SHRINKING, INVALID_FILE_TYPE, LABELS, SIGNUP_CONFIRM } from '../../../common/messages';
+import { FACE_MATCHING, FILE_TOO_LARGE_10MB } from '../../../common/dashboard-messages';
 import { ageOn, registrationSchema, type Registration } from '../../../common/schemas';
 import { ApiRequestError, errorFrom, isNetworkError } from '../../lib/api-error';
 import { useSchemaForm } from '../../lib/schema-form';
 import { notify } from '../../lib/toast';
+import { shrinkImage } from '../../lib/shrink-image';
 import { checkImageFile } from '../../lib/upload';
 import { useAction } from '../../lib/use-action';
 import { Button } from '../../ui/button';
@@ -18,6 +19,7 @@ import { Field, Input, NativeSelect } from '../../ui/form-controls';
 import { GuardianAgreement } from '../../ui/guardian-agreement';
 import { ImageDropZone } from '../../ui/image-drop-zone';
 import { UsStateSelect } from '../../ui/us-state-select';
+import { useRegistrationEvents } from './registration-events';
 
 export interface RegistrationPrefill {
   firstName?: string;
@@ -53,6 +55,10 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
   const [headshot, setHeadshot] = useState<File | null>(null);
   const [headshotError, setHeadshotError] = useState<string>();
   const [isMinor, setIsMinor] = useState(false);
+  /** While a large headshot is scaled down the form waits; only the latest pick counts. */
+  const [shrinking, setShrinking] = useState(false);
+  const latestPick = useRef<File | null>(null);
+  const events = useRegistrationEvents();
 
   const register = useAction((values: Registration) => submitRegistration(values, headshot), {
     onSuccess: (result, values) => {
@@ -87,14 +93,27 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
   const form = useSchemaForm(async () => registrationSchema, register.run);
 
   const onHeadshot = (file: File | null) => {
+    latestPick.current = file;
     setHeadshotError(undefined);
+    setShrinking(false);
     if (!file) return setHeadshot(null);
     const problem = checkImageFile(file, HEADSHOT_MAX_BYTES);
-    if (problem) {
+    if (problem === 'type') {
       setHeadshot(null);
-      return setHeadshotError(problem === 'type' ? INVALID_FILE_TYPE.description : FILE_TOO_LARGE_5MB.description);
+      return setHeadshotError(INVALID_FILE_TYPE.description);
     }
-    setHeadshot(file);
+    if (!problem) return setHeadshot(file);
+    // Over the limit: a photo straight from a phone or camera. Scale it down here rather than refuse it.
+    setHeadshot(null);
+    setShrinking(true);
+    void shrinkImage(file, HEADSHOT_SHRINK)
+      .then((small) => (small.size <= HEADSHOT_MAX_BYTES ? small : null), () => null)
+      .then((small) => {
+        if (latestPick.current !== file) return; // another photo was picked meanwhile
+        setShrinking(false);
+        if (small) setHeadshot(small);
+        else setHeadshotError(FILE_TOO_LARGE_10MB.description);
+      });
   };
 
   const { errors } = form;
@@ -134,11 +153,12 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
       <Field label="Event" error={errors.event}>
         <NativeSelect name="event" defaultValue="">
           <option value="">Select an event</option>
-          {REGISTRATION_EVENTS.map((e) => (
-            <option key={e.value} value={e.value}>
-              {e.label}
+          {events.map((e) => (
+            <option key={e.id} value={e.id}>
+              {e.name}
             </option>
           ))}
+          <option value={OTHER_EVENT.value}>{OTHER_EVENT.label}</option>
         </NativeSelect>
       </Field>
       <Field label="Jersey Number" optional error={errors.jerseyNumber}>
@@ -153,6 +173,11 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
         onFile={onHeadshot}
         error={headshotError}
       />
+      {shrinking && (
+        <p role="status" className="-mt-3 text-sm text-neutral-300 md:col-span-2">
+          {HEADSHOT_SHRINKING}
+        </p>
+      )}
       <div className="rounded-md border border-neutral-700 bg-neutral-900 p-4 text-sm text-neutral-200 md:col-span-2">
         <label className="flex items-start gap-3">
           <input name="faceMatchConsent" type="checkbox" className="mt-0.5 h-5 w-5 shrink-0 accent-red-600" aria-describedby="face-match-explanation" />
@@ -173,7 +198,7 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
           </Link>
           . Athletes must be at least 13; under 18, a parent or guardian registers with them.
         </p>
-        <Button type="submit" size="lg" disabled={register.isPending || done}>
+        <Button type="submit" size="lg" disabled={register.isPending || done || shrinking}>
           {register.isPending ? 'Creating your account...' : done ? 'Check your email' : LABELS.createAccount}
         </Button>
         <p className="text-center text-sm text-neutral-400">
