@@ -86,6 +86,17 @@ export const ADMIN = {
     none: 'No Request',
     busy: 'Processing...',
     paid: 'Paid',
+    /** A request delivered: its videos are the family's (after payment, for a reel from footage). */
+    deliveredState: 'Delivered',
+    /** What the reel builder is doing for an approved request from footage (its latest render). */
+    work: { queued: 'Reel rendering', rendering: 'Reel rendering', ready: 'Reel ready', failed: 'Render failed' } as Record<string, string>,
+    /** The manual Reels Delivered, for videos uploaded by hand: asked once more. */
+    deliverConfirm: {
+      title: 'Mark this request delivered?',
+      body: 'The family will see the request as delivered on their dashboard, with the videos uploaded for it. Use this only for videos uploaded by hand: a reel made from the footage is delivered by itself once it is paid for and rendered.',
+      confirm: 'Mark delivered',
+      cancel: 'Cancel',
+    },
   },
   requestToasts: {
     acknowledged: { title: 'Request Acknowledged', description: 'User can now see the purchase button' } satisfies ToastText,
@@ -227,9 +238,6 @@ export const FOOTAGE = {
   uploadFailedFallback: 'Please try again.',
   invalid: 'Choose a game and name the camera.',
   notVideo: 'This file is not a video. Upload an MP4, MOV or WebM file.',
-  noFootage: 'No footage for this game yet.',
-  /** After the file's details: how fast it was indexed, and whether only its keyframes were decoded. */
-  indexedSpeed: (realTimeFactor: number, keyframesOnly: boolean) => ` · indexed at ${realTimeFactor.toFixed(1)}× real time${keyframesOnly ? ` ${KEYFRAMES_ONLY}` : ''}`,
   /** A file cut off or corrupt inside, refused at upload or found while indexing: it fails for good. */
   damaged: 'This file is damaged: upload it again',
   /** Any other indexing failure, in place of the tool's own words (those go to the failed jobs list). */
@@ -237,6 +245,9 @@ export const FOOTAGE = {
   indexFailed: 'Indexing failed. Press Re-index to try again.',
   /** Two files of one game cannot share a camera's name: the review and the sync tell cameras apart by it. */
   cameraTaken: (camera: string, next: string) => `This game already has footage from “${camera}”. Name this camera differently, e.g. ${next}.`,
+  noFootage: 'No footage for this game yet.',
+  /** After the file's details: how fast it was indexed, and whether only its keyframes were decoded. */
+  indexedSpeed: (realTimeFactor: number, keyframesOnly: boolean) => ` · indexed at ${realTimeFactor.toFixed(1)}× real time${keyframesOnly ? ` ${KEYFRAMES_ONLY}` : ''}`,
   keyframesOnly: KEYFRAMES_ONLY,
   states: { queued: 'Waiting to index', indexing: 'Indexing', indexed: 'Indexed', failed: 'Failed', purged: 'Index deleted' } as Record<string, string>,
   reindex: 'Re-index',

@@ -70,7 +70,7 @@ async function athleteSignedIn(): Promise<{ page: Page; errors: string[]; email:
   for (const [k, v] of Object.entries({
     firstName: 'Jordan', lastName: 'Reyes', email, username: `jreyes${Date.now() % 100000}`, password: 'secret123',
     birthday: '2000-04-12', state: 'Texas', city: 'Austin', phoneNumber: '(512) 555-0142', teamName: 'Austin Elite',
-    event: 'austin-fall-league-2024', jerseyNumber: '23',
+    event: 'stria-sport-3x3', jerseyNumber: '23',
   })) form.set(k, v);
   expect((await post('/api/account/register', { form })).status).toBe(201);
   const { page, errors } = await newPage(browser);
@@ -184,9 +184,16 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
 
   // Deliver.
   await page.getByPlaceholder(ADMIN.users.searchPlaceholder).fill('Reyes');
+  // Videos uploaded by hand: the manual Reels Delivered, asked once more.
   await card.getByRole('button', { name: ADMIN.requestButtons.delivered }).click();
+  const deliver = page.getByRole('dialog', { name: ADMIN.requestButtons.deliverConfirm.title });
+  await deliver.getByText(ADMIN.requestButtons.deliverConfirm.body).waitFor();
+  await expectAccessible(page, 'mark delivered dialog');
+  await deliver.getByRole('button', { name: ADMIN.requestButtons.deliverConfirm.confirm }).click();
   await page.getByText(ADMIN.requestToasts.delivered.description).waitFor();
-  await card.getByRole('button', { name: ADMIN.requestButtons.none }).waitFor();
+  // Delivered, as the Delivered filter finds it; not No Request.
+  await card.getByTestId('request-delivered').getByText(ADMIN.requestButtons.deliveredState).waitFor();
+  expect(await card.getByRole('button', { name: ADMIN.requestButtons.none }).count()).toBe(0);
   await ap.getByRole('button', { name: DASHBOARD.purchaseReel }).waitFor({ state: 'detached', timeout: 5000 });
 
   // Delete the video, after the spec's question.

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { highlightRequests, orders, user, userProfiles, userVideos } from '../db/schema';
+import { footage, highlightRequests, orders, reelRenders, user, userProfiles, userVideos } from '../db/schema';
 
 export const USER_FILTERS = ['submitted', 'approved', 'delivered'] as const;
 export type UserFilter = (typeof USER_FILTERS)[number];
@@ -37,9 +37,29 @@ function filterCondition(filters: UserFilter[]): SQL | undefined {
     ...(statuses.length
       ? [sql`SELECT user_id FROM ${highlightRequests} WHERE status IN (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)})`]
       : []),
-    ...(filters.includes('delivered') ? [sql`SELECT user_id FROM ${userVideos}`] : []),
+    // A delivered request counts too, so every card that says Delivered is found by the filter
+    // (a request can be marked delivered before its videos are uploaded).
+    ...(filters.includes('delivered') ? [sql`SELECT user_id FROM ${userVideos}`, sql`SELECT user_id FROM ${highlightRequests} WHERE status = 'delivered'`] : []),
   ];
   return sets.length ? sql`${userProfiles.id} IN (${sql.join(sets, sql` UNION `)})` : undefined;
+}
+
+/**
+ * For each request: whether its reel is made from the event's footage (the reel builder, whose
+ * delivery follows payment and render by itself) and its latest render's state.
+ */
+async function reelWork(db: Db, requests: Array<{ id: string; eventId: string | null }>) {
+  const eventIds = [...new Set(requests.flatMap((r) => (r.eventId ? [r.eventId] : [])))];
+  const [filmed, renders] = await Promise.all([
+    eventIds.length ? db.selectDistinct({ eventId: footage.eventId }).from(footage).where(inArray(footage.eventId, eventIds)) : [],
+    requests.length
+      ? db.select({ requestId: reelRenders.requestId, state: reelRenders.state }).from(reelRenders).where(inArray(reelRenders.requestId, requests.map((r) => r.id))).orderBy(desc(reelRenders.createdAt))
+      : [],
+  ]);
+  const withFootage = new Set(filmed.map((f) => f.eventId));
+  const latest = new Map<string, string>();
+  for (const r of renders) if (!latest.has(r.requestId)) latest.set(r.requestId, r.state);
+  return (r: { id: string; eventId: string | null }) => ({ fromFootage: Boolean(r.eventId && withFootage.has(r.eventId)), renderState: latest.get(r.id) ?? null });
 }
 
 export async function listUsers(db: Db, query: UsersQuery) {
@@ -81,6 +101,7 @@ export async function listUsers(db: Db, query: UsersQuery) {
       ])
     : [[], [], []];
   const paid = new Set(paidOrders.map((o) => o.requestId));
+  const work = await reelWork(db, requests);
 
   return {
     total,
@@ -95,7 +116,7 @@ export async function listUsers(db: Db, query: UsersQuery) {
       createdAt: p.createdAt.toISOString(),
       requests: requests
         .filter((r) => r.userId === p.id)
-        .map((r) => ({ id: r.id, status: r.status, event: r.event, games: r.games, createdAt: r.createdAt.toISOString(), paid: paid.has(r.id) })),
+        .map((r) => ({ id: r.id, status: r.status, event: r.event, games: r.games, createdAt: r.createdAt.toISOString(), paid: paid.has(r.id), ...work(r) })),
       videos: videos
         .filter((v) => v.userId === p.id)
         .map((v) => ({

@@ -1,10 +1,16 @@
 // The request-state controls of a user card (spec section 4): Request Received for a pending
-// request; the Approved badge with Reels Delivered and Undo Approval for one ready to purchase;
-// a disabled No Request otherwise. Only the first open request is acted on.
+// request; the Approved badge with Undo Approval for one ready to purchase, whose main action is
+// Review clips and the state of its reel when the event has footage (delivery then follows payment
+// and render by itself); Reels Delivered, for videos uploaded by hand, is secondary and asks to
+// confirm. A delivered request says Delivered; No Request otherwise. Only the first open request
+// is acted on.
 import { CheckCircle2 } from 'lucide-react';
-import { ADMIN } from '../../../common/admin-messages';
+import { ADMIN, REVIEW } from '../../../common/admin-messages';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
+import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';
 import { useMoveRequest, type AdminUser, type RequestMove } from './api';
 
 const OUTCOME = {
@@ -17,17 +23,30 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
   const moveRequest = useMoveRequest();
   const open = requests.find((r) => r.status === 'pending' || r.status === 'ready_to_purchase');
   const busy = moveRequest.isPending;
+  const [confirmingDelivery, setConfirmingDelivery] = useState(false);
 
   const act = (move: RequestMove) =>
     moveRequest.mutate(
       { id: open!.id, move },
       {
-        onSuccess: () => notify.success(OUTCOME[move].done),
+        onSuccess: () => {
+          setConfirmingDelivery(false);
+          notify.success(OUTCOME[move].done);
+        },
         onError: (error) => notify.error({ title: OUTCOME[move].failed, description: error.message || ADMIN.requestToasts.errorFallback }),
       },
     );
 
   if (!open) {
+    const delivered = requests.find((r) => r.status === 'delivered');
+    if (delivered) {
+      return (
+        <span className="inline-flex items-center gap-1 rounded-full bg-green-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-green-300" data-testid="request-delivered">
+          <CheckCircle2 className="h-3.5 w-3.5" aria-hidden="true" />
+          {ADMIN.requestButtons.deliveredState}
+        </span>
+      );
+    }
     return (
       <Button variant="outline" size="sm" disabled>
         {ADMIN.requestButtons.none}
@@ -52,9 +71,33 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
           {ADMIN.requestButtons.paid}
         </span>
       )}
-      <Button size="sm" onClick={() => act('deliver')} disabled={busy}>
+      {open.fromFootage && (
+        <>
+          <Button asChild size="sm">
+            <Link to={`/admin/requests/${open.id}`}>{REVIEW.link}</Link>
+          </Button>
+          {open.renderState && (
+            <span className="text-xs font-semibold text-neutral-300" data-testid="request-work">
+              {ADMIN.requestButtons.work[open.renderState] ?? open.renderState}
+            </span>
+          )}
+        </>
+      )}
+      <Button size="sm" variant="outline" onClick={() => setConfirmingDelivery(true)} disabled={busy}>
         {busy ? ADMIN.requestButtons.busy : ADMIN.requestButtons.delivered}
       </Button>
+      <Dialog open={confirmingDelivery} onOpenChange={(o) => !o && !busy && setConfirmingDelivery(false)}>
+        <DialogContent title={ADMIN.requestButtons.deliverConfirm.title} description={ADMIN.requestButtons.deliverConfirm.body}>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setConfirmingDelivery(false)} disabled={busy}>
+              {ADMIN.requestButtons.deliverConfirm.cancel}
+            </Button>
+            <Button onClick={() => act('deliver')} disabled={busy}>
+              {busy ? ADMIN.requestButtons.busy : ADMIN.requestButtons.deliverConfirm.confirm}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
       {/* A paid request stays approved (the server refuses the undo too). */}
       {!open.paid && (
         <Button size="sm" variant="outline" onClick={() => act('undo')} disabled={busy}>

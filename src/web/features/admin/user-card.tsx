@@ -18,8 +18,10 @@ export interface UserCardActions {
 export const displayName = (u: Pick<AdminUser, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim() || ADMIN.users.noName;
 
 export function UserCard({ user, actions }: { user: AdminUser; actions: UserCardActions }) {
-  // Approval starts the face search: its proposals are one click away.
-  const approved = user.requests.find((r) => r.status !== 'pending');
+  // Approval starts the face search: its proposals are one click away (the request's main action,
+  // beside its state, while an approved request from footage is open).
+  const open = user.requests.find((r) => r.status === 'pending' || r.status === 'ready_to_purchase');
+  const approved = open?.status === 'ready_to_purchase' && open.fromFootage ? undefined : user.requests.find((r) => r.status !== 'pending');
   return (
     <li className="rounded-xl border border-neutral-800 bg-neutral-900/70 p-5" data-testid="user-card">
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
