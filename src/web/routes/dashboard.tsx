@@ -97,12 +97,13 @@ function Dashboard() {
         <div className="mb-8 flex justify-center md:justify-start">
           <PurchaseReel />
         </div>
-        <div className="grid gap-6 lg:grid-cols-3">
-          <div className="flex flex-col gap-6 lg:col-span-2">
+        {/* One column on a phone; minmax(0, 1fr) and min-w-0 so no card's content can widen the page. */}
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+          <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
             <VideoList />
             <StillsCarousel />
           </div>
-          <div className="flex flex-col gap-6">
+          <div className="flex min-w-0 flex-col gap-6">
             <RequestForm />
             <ProfileCard profile={p} />
             <FaceMatchingCard hasHeadshot={Boolean(p.avatarUrl)} familyOnly={impersonating} />

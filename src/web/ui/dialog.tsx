@@ -53,3 +53,26 @@ export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
     />
   );
 }
+
+/**
+ * A dialog that takes the whole screen (the photo viewer): no card, no padding, a dark backdrop.
+ * The title is for screen readers; the content lays out its own controls.
+ */
+export function FullscreenDialogContent({
+  className,
+  children,
+  title,
+  description,
+  ...props
+}: ComponentProps<typeof DialogPrimitive.Content> & { title: string; description?: string }) {
+  return (
+    <DialogPrimitive.Portal>
+      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/95" />
+      <DialogPrimitive.Content className={cn('fixed inset-0 z-50 flex flex-col text-neutral-200 focus:outline-none', className)} {...props}>
+        <DialogPrimitive.Title className="sr-only">{title}</DialogPrimitive.Title>
+        <DialogPrimitive.Description className="sr-only">{description ?? title}</DialogPrimitive.Description>
+        {children}
+      </DialogPrimitive.Content>
+    </DialogPrimitive.Portal>
+  );
+}

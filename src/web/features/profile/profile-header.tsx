@@ -95,9 +95,10 @@ export function ProfileHeader({ profile }: { profile: ProfileDto }) {
             }}
           />
         </div>
-        <div className="flex-1 pb-2 text-center md:text-left">
-          <h1 className="font-display text-4xl uppercase tracking-wide text-white md:text-5xl">{name}</h1>
-          <p className="mt-1 text-neutral-400" data-testid="team-line">
+        {/* A long name or team wraps (even inside a word) rather than widening a phone's page. */}
+        <div className="w-full min-w-0 pb-2 text-center md:w-auto md:flex-1 md:text-left">
+          <h1 className="font-display text-4xl uppercase tracking-wide text-white wrap-anywhere md:text-5xl">{name}</h1>
+          <p className="mt-1 text-neutral-400 wrap-anywhere" data-testid="team-line">
             {[profile.teamName, profile.jerseyNumber != null ? `#${profile.jerseyNumber}` : null].filter(Boolean).join(' · ') ||
               'Add your team and jersey number'}
           </p>

@@ -47,14 +47,15 @@ function VideoItem({ video, onPickThumbnail }: { video: VideoDto; onPickThumbnai
         </div>
       )}
       <div className="flex flex-wrap items-center justify-between gap-3 p-4">
-        <div>
+        <div className="min-w-0 wrap-anywhere">
           <h3 className="font-semibold text-white">{video.title}</h3>
           <p className="text-xs text-neutral-400">
             {[video.tournamentName, new Date(video.createdAt).toLocaleDateString()].filter(Boolean).join(' · ')}
           </p>
         </div>
         {video.downloadUrl && (
-          <div className="flex gap-2">
+          // On a narrow phone Download goes under Thumbnail rather than past the card's edge.
+          <div className="flex flex-wrap gap-2">
             <Button variant="ghost" size="sm" onClick={onPickThumbnail}>
               <ImageIcon className="h-4 w-4" aria-hidden="true" />
               Thumbnail
