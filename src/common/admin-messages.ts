@@ -97,6 +97,9 @@ export const ADMIN = {
       confirm: 'Mark delivered',
       cancel: 'Cancel',
     },
+    /** Matching found the athlete nowhere in the footage: the family is not asked to pay yet. */
+    nothingFound: 'Nothing found',
+    nothingFoundTitle: 'Face matching found no appearance of this athlete in the footage. Open the review.',
   },
   requestToasts: {
     acknowledged: { title: 'Request Acknowledged', description: 'User can now see the purchase button' } satisfies ToastText,
@@ -271,6 +274,9 @@ export const FOOTAGE = {
   jerseyOwn: (n: number) => `Jersey #${n}`,
   jerseyOther: (n: number) => `Jersey #${n}: not this athlete's number`,
   lookalikeWarning: 'Another athlete of this event looks very similar: check each clip before using it.',
+  /** Matching found no appearance: the family is asked for reference photos instead of paying. */
+  nothingFoundWarning:
+    'Face matching found no appearance of this athlete in the footage. The family is asked to add 2-3 clear reference photos and cannot pay yet: check the footage, add clips by hand, or match again once new photos are in.',
   confidence: 'Confidence',
   actionFailed: 'Something went wrong',
   /** Each camera's place on the game's clock (footage/sync.ts) and the admin's adjustment. */

@@ -103,7 +103,12 @@ export const CHECKOUT = {
   alreadyPaid: 'This reel has already been paid for.',
   /** A payment for the session is in and being confirmed: no second checkout. */
   paymentInProgress: 'Your payment is being confirmed. Please wait a moment before trying again.',
+  /** For videos the team makes by hand after payment (an event without game footage). */
   purchaseNote: `Delivered in ${PROCESSING_TIME}. Payments are non-refundable.`,
+  /** For a reel already rendered from the footage: nothing to wait for once paid. */
+  purchaseNoteReady: 'Your reel is ready: it unlocks as soon as your payment is confirmed. Payments are non-refundable.',
+  /** A reel from the footage is bought after its preview is ready, not before. */
+  previewNotReady: "Your reel isn't ready to purchase yet. We'll email you as soon as its preview is ready.",
   checkout: 'Checkout',
   redirecting: 'Redirecting...',
   /** The order the dashboard shows after a checkout return, by its state. */
@@ -122,6 +127,29 @@ export const CHECKOUT = {
     testPayment: 'Test payment: no money was taken.',
   },
   paid: `Paid: your reel is on its way (${PROCESSING_TIME}).`,
+  /** Paid for a reel from the footage that is still being made: its "is ready" mail follows. */
+  paidMaking: "Paid: your reel is being made. We'll email you as soon as it's ready.",
+  /** What the purchase dialog sells. */
+  productName: 'Personalised highlight reel',
+} as const;
+
+/**
+ * Where a reel made from the event's footage stands, on the dashboard's request card (issue 22).
+ * `name` is the athlete's first name.
+ */
+export const REEL_STATUS = {
+  /** The card's title until the preview is there (not "Your Highlight Reel": the reels card is next to it). */
+  title: (name: string) => `Finding ${name}`,
+  finding: (name: string) => `We're finding ${name} in the footage and making a preview. We'll email you when it's ready.`,
+  notFound: (name: string) =>
+    `We couldn't find ${name} in the game footage yet. Adding 2–3 clear reference photos of their face helps: front-facing, well lit, one face per photo. Our team has been told and is looking too; you don't pay anything until we have found ${name}.`,
+  addPhotos: 'Add reference photos',
+  noConsent: (name: string) => `Face matching is off, so we can't look for ${name} in the footage. Turn it on under "Find my athlete by face" to get your reel.`,
+  turnOn: 'Turn on face matching',
+  previewTitle: 'Your reel is ready',
+  previewCaption: 'A short, watermarked preview of your reel. Purchase it to unlock the full reel, the social cut and the photo stills at once.',
+  previewLabel: (name: string) => `Preview of ${name}'s highlight reel`,
+  athleteFallback: 'your athlete',
 } as const;
 
 export const PROMO = {

@@ -117,7 +117,7 @@ afterAll(async () => {
 describe('the state of matching (issue 20, item 6a)', () => {
   it('an approved request reads "matching" from the approval until its job has run', async () => {
     // The approval with a queue that keeps the job: the state is written with the approval itself.
-    const approved = await transitionRequest({ db: app.db, bus: app.server.deps.bus, jobs: noJobs }, requestId, 'acknowledge', admin.userId);
+    const approved = await transitionRequest({ ...app.server.deps, db: app.db, jobs: noJobs }, requestId, 'acknowledge', admin.userId);
     expect(approved).toMatchObject({ status: 'ready_to_purchase', matchingState: 'matching' });
     expect((await review()).request.matchingState).toBe('matching');
     // The job runs: its result replaces "matching".

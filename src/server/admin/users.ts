@@ -5,6 +5,7 @@ import { and, asc, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { footage, highlightRequests, orders, reelRenders, user, userProfiles, userVideos } from '../db/schema';
+import { nothingFoundIds } from '../requests/reel-progress';
 
 export const USER_FILTERS = ['submitted', 'approved', 'delivered'] as const;
 export type UserFilter = (typeof USER_FILTERS)[number];
@@ -102,6 +103,7 @@ export async function listUsers(db: Db, query: UsersQuery) {
     : [[], [], []];
   const paid = new Set(paidOrders.map((o) => o.requestId));
   const work = await reelWork(db, requests);
+  const nothing = await nothingFoundIds(db, requests);
 
   return {
     total,
@@ -116,7 +118,7 @@ export async function listUsers(db: Db, query: UsersQuery) {
       createdAt: p.createdAt.toISOString(),
       requests: requests
         .filter((r) => r.userId === p.id)
-        .map((r) => ({ id: r.id, status: r.status, event: r.event, games: r.games, createdAt: r.createdAt.toISOString(), paid: paid.has(r.id), ...work(r) })),
+        .map((r) => ({ id: r.id, status: r.status, event: r.event, games: r.games, createdAt: r.createdAt.toISOString(), paid: paid.has(r.id), ...work(r), nothingFound: nothing.has(r.id) })),
       videos: videos
         .filter((v) => v.userId === p.id)
         .map((v) => ({

@@ -11,6 +11,7 @@ import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { appearances, athleteReferences, eventGames, faceTracks, footage, highlightRequests, userProfiles } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import type { JobHandler } from '../jobs/queue';
+import { announceNothingFound } from '../requests/reel-progress';
 import { decodeEmbeddings } from './embeddings';
 import { faceDistance } from './engine';
 import { rankNumbers } from './jersey';
@@ -306,6 +307,12 @@ function clipOf(group: Hit[], file: IndexedFile, jerseyNumber: number | null): P
   };
 }
 
-export function matchRequestJob(deps: Pick<AppDeps, 'db' | 'bus'>): JobHandler<'faces.match-request'> {
-  return async ({ requestId }) => ((await matchRequest(deps, requestId)) === 'not_found' ? 'skipped' : 'done');
+export function matchRequestJob(deps: Pick<AppDeps, 'db' | 'bus' | 'mailer' | 'config'>): JobHandler<'faces.match-request'> {
+  return async ({ requestId }) => {
+    const outcome = await matchRequest(deps, requestId);
+    if (outcome === 'not_found') return 'skipped';
+    // The athlete found nowhere: the team hears of it before the family is asked to pay.
+    await announceNothingFound(deps, requestId);
+    return 'done';
+  };
 }

@@ -152,6 +152,8 @@ export function receiptMail(p: {
   event: string | null;
   order: { id: string; amount: number; discountCents: number; promoCode: string | null; stripePaymentId: string | null; completedAt: Date | null; provider: string };
   dashboardUrl: string;
+  /** The reel was made from the event's footage and is rendered: it unlocks now, no waiting. */
+  reelRendered?: boolean;
 }): MailMessage {
   const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
   const { order } = p;
@@ -170,7 +172,9 @@ export function receiptMail(p: {
     `Hi ${p.firstName || 'there'},`,
     'Thank you for your order. Your highlight reel order is confirmed.',
     summary.join('\n'),
-    `Your reel will be ready in ${PROCESSING_TIME}. The videos already on your dashboard are unlocked: you can watch and download them now.`,
+    p.reelRendered
+      ? 'Your reel is unlocked on your dashboard: you can watch and download it now.'
+      : `Your reel will be ready in ${PROCESSING_TIME}. The videos already on your dashboard are unlocked: you can watch and download them now.`,
     'Payments are non-refundable. If something is not right, reply to this email.',
   ];
   return {
@@ -193,5 +197,42 @@ export function reelDeliveredMail(p: { to: string; firstName: string | null; eve
     subject: 'Your highlight reel is ready',
     text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
     html: layout('Your highlight reel is ready', lines, { label: 'Watch your reel', url: p.dashboardUrl }),
+  };
+}
+
+/**
+ * The family's reel can be bought: sent once per request, when the first render of a reel made
+ * from the event's footage is ready (with its preview), or at approval when the team makes the
+ * videos by hand after payment.
+ */
+export function readyToPurchaseMail(p: { to: string; firstName: string | null; athleteName: string | null; event: string | null; preview: boolean; dashboardUrl: string }): MailMessage {
+  const who = p.athleteName || 'your athlete';
+  const lines = [
+    `Hi ${p.firstName || 'there'},`,
+    `The highlight reel of ${who}${p.event ? ` from ${p.event}` : ''} is ready to purchase.`,
+    p.preview
+      ? 'Watch a short preview on your dashboard. Once you purchase, the full reel, a vertical cut for social media and the photo stills unlock at once.'
+      : `Purchase it on your dashboard. Our team then makes your videos: they arrive in ${PROCESSING_TIME}.`,
+  ];
+  const label = p.preview ? 'Watch the preview' : 'Go to your dashboard';
+  return {
+    to: p.to,
+    subject: `Ready to purchase: ${p.athleteName ? `${p.athleteName}'s` : 'your'} highlight reel`,
+    text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
+    html: layout('Your highlight reel is ready to purchase', lines, { label, url: p.dashboardUrl }),
+  };
+}
+
+/** To the team: matching found the athlete nowhere in the footage, before the family is asked to pay. */
+export function nothingFoundMail(p: { athleteName: string; event: string; reviewUrl: string }): MailMessage {
+  const lines = [
+    `Face matching found no appearance of ${p.athleteName || 'the athlete'} in the footage of ${p.event}.`,
+    'The family is not asked to pay: their dashboard asks them to add 2-3 clear reference photos. Check the footage and the references on the review screen, add clips by hand or run the matching again.',
+  ];
+  return {
+    to: COMPANY.teamInbox,
+    subject: `Nothing found: ${p.athleteName || 'athlete'} (${p.event})`,
+    text: `${lines.join('\n\n')}\n\n${p.reviewUrl}\n`,
+    html: layout('Nothing found in the footage', lines, { label: 'Open the review', url: p.reviewUrl }),
   };
 }

@@ -1,10 +1,11 @@
 // GET /api/media/{bucket}/{userId}/{file}: stored pictures (avatars, banners, headshots,
-// thumbnails, stills), only for their owner or an admin. Videos go through /api/videos.
+// thumbnails, stills, a reel's watermarked preview), only for their owner or an admin. Videos go
+// through /api/videos.
 import { Hono } from 'hono';
 import { and, eq } from 'drizzle-orm';
 import { MEDIA } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
-import { userStills, userVideos } from '../db/schema';
+import { reelRenders, userStills, userVideos } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { parseKey } from '../storage/keys';
@@ -32,6 +33,11 @@ export function mediaRoutes(deps: AppDeps) {
       // A still of a reel not yet paid for is not the family's to see yet.
       const [still] = await deps.db.select({ id: userStills.id }).from(userStills).where(and(eq(userStills.storageUrl, key), eq(userStills.isVisible, true))).limit(1);
       if (!still) return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
+    }
+    if (parsed.bucket === 'reel-previews' && !viewer.isAdmin) {
+      // Only a render's current preview (an older one is gone with its render's outputs).
+      const [render] = await deps.db.select({ id: reelRenders.id }).from(reelRenders).where(eq(reelRenders.previewKey, key)).limit(1);
+      if (!render) return apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);
     }
     const res = await serveStored(deps.storage, key, { method: c.req.method, rangeHeader: c.req.header('range') });
     return res ?? apiError(c, 404, 'NOT_FOUND', MEDIA.notFound);

@@ -13,6 +13,7 @@ import { afterOrderCompleted, completeOrder, type Order } from './completion';
 import { reelPrice } from './pricing';
 import { findActivePromo } from './promo-codes';
 import { ProviderError } from './provider';
+import { eventHasFootage, readyPreviewKey } from '../requests/reel-progress';
 
 export class CheckoutRefused extends Error {
   constructor(
@@ -40,6 +41,10 @@ export async function startCheckout(deps: AppDeps, buyer: Buyer, input: Checkout
   const request = await findRequest(deps, buyer.userId, input.requestId);
   if (!request) throw new CheckoutRefused(404, 'REQUEST_NOT_FOUND', CHECKOUT.notReady);
   if (request.status !== 'ready_to_purchase') throw new CheckoutRefused(409, 'NOT_READY', CHECKOUT.notReady);
+  // A reel made from the footage is sold once the family can see it: not before its first render.
+  if ((await eventHasFootage(deps.db, request.eventId)) && !(await readyPreviewKey(deps.db, request.id))) {
+    throw new CheckoutRefused(409, 'PREVIEW_NOT_READY', CHECKOUT.previewNotReady);
+  }
 
   const typed = input.promoCode?.trim();
   const promo = typed ? await findActivePromo(deps.db, typed) : null;

@@ -7,7 +7,7 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
-import { highlightRequests, orders, paymentEvents, userProfiles, userStills, userVideos } from '../db/schema';
+import { highlightRequests, orders, paymentEvents, reelRenders, userProfiles, userStills, userVideos } from '../db/schema';
 import type { AppDeps } from '../http/deps';
 import { jobIdFor } from '../jobs/queue';
 import { receiptMail } from '../mail/templates';
@@ -142,6 +142,10 @@ export async function queueReceipt(deps: Pick<AppDeps, 'db' | 'mailer' | 'config
     .leftJoin(highlightRequests, eq(highlightRequests.id, orders.requestId))
     .where(eq(orders.id, orderId));
   if (!row || row.order.status !== 'completed' || row.order.receiptQueuedAt || !row.email) return;
+  // A reel already rendered unlocks with the payment: no "7-10 business days" for it.
+  const [rendered] = row.order.requestId
+    ? await deps.db.select({ id: reelRenders.id }).from(reelRenders).where(and(eq(reelRenders.requestId, row.order.requestId), eq(reelRenders.state, 'ready'))).limit(1)
+    : [];
   await deps.mailer.send(
     receiptMail({
       to: row.email,
@@ -149,6 +153,7 @@ export async function queueReceipt(deps: Pick<AppDeps, 'db' | 'mailer' | 'config
       event: row.event,
       order: row.order,
       dashboardUrl: `${deps.config.baseUrl}/dashboard`,
+      reelRendered: Boolean(rendered),
     }),
     { id: jobIdFor(`receipt:${orderId}`) },
   );

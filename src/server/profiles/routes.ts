@@ -22,6 +22,7 @@ import {
 } from '../faces/references';
 import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
 import { athleteProfileComplete, athleteProfileIncomplete, finishAthleteProfile, requireCompleteAthleteProfile } from './athlete';
+import { matchAgainWithNewFaces } from '../requests/reel-progress';
 
 const MULTIPART_OVERHEAD = 64 * 1024;
 
@@ -101,14 +102,20 @@ export function profileRoutes(deps: AppDeps) {
       if (typeof body?.consent !== 'boolean') return apiError(c, 400, 'VALIDATION_ERROR', FACE_MATCHING.consentLabel);
       // Turning it off is always possible; on waits for the birthday and the guardian's agreement.
       if (body.consent && !(await athleteProfileComplete(deps.db, c.var.viewer.userId))) return athleteProfileIncomplete(c);
-      return c.json(await setFaceMatchingConsent(deps, c.var.viewer.userId, body.consent));
+      const result = await setFaceMatchingConsent(deps, c.var.viewer.userId, body.consent);
+      // A request that could not be matched without consent is looked for now.
+      if (result.consent) await matchAgainWithNewFaces(deps, c.var.viewer.userId);
+      return c.json(result);
     })
     .post('/reference-photos', familyOnly, requireCompleteAthleteProfile(deps.db), uploadLimit(REFERENCE_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_10MB), async (c) => {
       const form = await readForm(c);
       const photo = form ? await fileField(form, 'photo') : null;
       if (!photo) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
       try {
-        return c.json(await addReferencePhoto(deps, c.var.viewer.userId, photo), 201);
+        const added = await addReferencePhoto(deps, c.var.viewer.userId, photo);
+        // A request matching found nothing for is looked for again with the new face.
+        await matchAgainWithNewFaces(deps, c.var.viewer.userId);
+        return c.json(added, 201);
       } catch (error) {
         if (error instanceof ReferenceRejected) return apiError(c, error.code === 'CONSENT_REQUIRED' || error.code === 'TOO_MANY' ? 409 : 422, error.code, error.message);
         return imageRejection(c, error, FILE_TOO_LARGE_10MB);

@@ -24,7 +24,9 @@ import { storageKeys } from '../storage/keys';
 import { introCard, outroCard } from './cards';
 import type { FaceSample } from './crop-path';
 import { FORMATS, pickSocialClips, renderOutput, type ClipInput, type OutputKind } from './render';
+import { renderPreview } from './preview';
 import { acceptedClips, publishReview, ReviewRefused } from './review';
+import { announceReadyToPurchase } from '../requests/reel-progress';
 
 export const SOCIAL_MAX_S = REEL_FORMAT.socialMaxS;
 export const STILLS_MAX = 12;
@@ -240,6 +242,13 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
         return out;
       });
 
+      // The family's watermarked preview, from the reel just made: seen before they pay.
+      const previewFile = path.join(work, 'preview.mp4');
+      const reelProbe = await probeVideo(outputs.reel);
+      await timed('preview', () => renderPreview({ reel: outputs.reel, reelDurationS: reelProbe.durationSeconds, hasAudio: reelProbe.audioCodec !== null, work, output: previewFile }));
+      const previewKey = storageKeys.reelPreview(request.userId, renderId);
+      await storage.putFile(previewKey, previewFile, 'video/mp4', { move: true });
+
       await update({ stage: 'storing', progress: 95 });
       const videos: Array<typeof userVideos.$inferInsert> = [];
       for (const kind of ['reel', 'social'] as const) {
@@ -303,15 +312,19 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
             stillKeys.map((key, i) => ({ userId: request.userId, storageUrl: key, originalFilename: `highlight-${i + 1}.jpg`, orderPosition: i, requestId: request.id, isVisible: paid, renderId })),
           );
         }
-        await tx.update(reelRenders).set({ state: 'ready', stage: null, progress: 100, error: null, finishedAt: new Date(), stats }).where(eq(reelRenders.id, renderId));
-        return [...oldVideos.flatMap((v) => [v.videoUrl, v.thumbnailUrl]), ...oldStills.map((s) => s.key)];
+        const previous = and(eq(reelRenders.requestId, request.id), ne(reelRenders.id, renderId), isNotNull(reelRenders.previewKey));
+        const oldPreviews = await tx.select({ key: reelRenders.previewKey }).from(reelRenders).where(previous);
+        await tx.update(reelRenders).set({ previewKey: null }).where(previous);
+        await tx.update(reelRenders).set({ state: 'ready', stage: null, progress: 100, error: null, finishedAt: new Date(), stats, previewKey }).where(eq(reelRenders.id, renderId));
+        return [...oldVideos.flatMap((v) => [v.videoUrl, v.thumbnailUrl]), ...oldStills.map((s) => s.key), ...oldPreviews.map((p) => p.key)];
       });
       for (const key of replaced) if (key) await storage.delete(key).catch((e: Error) => console.warn('[reels] could not remove', key, e.message));
 
       await publishReview(deps.bus, request.id);
       await deps.bus.publish({ topic: 'user_videos', userId: request.userId, action: 'update' });
       await deps.bus.publish({ topic: 'user_stills', userId: request.userId, action: 'update' });
-      await deliverIfReady(deps, request.id);
+      // Paid: delivered now. Not yet: the family is told, once, that the reel can be bought.
+      if (!(await deliverIfReady(deps, request.id))) await announceReadyToPurchase(deps, request.id);
       return 'done';
     } catch (error) {
       await update({ state: ctx.lastAttempt ? 'failed' : 'queued', error: (error as Error).message.slice(0, 500) }).catch(() => {});

@@ -12,6 +12,7 @@ import type { JobQueue } from '../jobs/queue';
 import type { EventBus } from '../realtime/bus';
 import type { Storage } from '../storage/storage';
 import { clipThumbnailKey, clipThumbnailUrl } from './clip-thumbnail';
+import { nothingFound } from '../requests/reel-progress';
 
 export type AppearanceRow = typeof appearances.$inferSelect;
 
@@ -135,6 +136,8 @@ export async function loadReview(db: Db, requestId: string) {
       lookalike: request.lookalike,
       paid: Boolean(order),
       stage: reviewStage(request.status, render?.state ?? null, Boolean(order)),
+      /** Matching found the athlete nowhere: the family is asked for reference photos, not to pay. */
+      nothingFound: await nothingFound(db, request),
     },
     athlete: {
       name: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),

@@ -6,6 +6,7 @@ import type { AppDeps } from '../http/deps';
 import { apiError } from '../http/errors';
 import { paidRequestIds } from '../orders/queries';
 import { athleteProfileComplete, athleteProfileIncomplete } from '../profiles/athlete';
+import { reelProgress } from './reel-progress';
 import { createRequest, listRequests, RequestRejected, toRequestDto } from './service';
 
 export function requestRoutes(deps: AppDeps) {
@@ -15,7 +16,8 @@ export function requestRoutes(deps: AppDeps) {
       c.header('Cache-Control', 'no-store');
       const userId = c.var.viewer.userId;
       const [rows, paid] = await Promise.all([listRequests(deps.db, userId), paidRequestIds(deps.db, userId)]);
-      return c.json(rows.map((r) => ({ ...toRequestDto(r), paid: paid.has(r.id) })));
+      const reels = await Promise.all(rows.map((r) => reelProgress(deps.db, r)));
+      return c.json(rows.map((r, i) => ({ ...toRequestDto(r), paid: paid.has(r.id), reel: reels[i]! })));
     })
     .post('/', async (c) => {
       const raw: unknown = await c.req.json().catch(() => null);
@@ -30,7 +32,8 @@ export function requestRoutes(deps: AppDeps) {
       // A reel searches the footage for the athlete: the birthday and, under 18, a guardian's agreement first.
       if (!(await athleteProfileComplete(deps.db, c.var.viewer.userId))) return athleteProfileIncomplete(c);
       try {
-        return c.json({ ...toRequestDto(await createRequest(deps, c.var.viewer.userId, parsed.data)), paid: false }, 201);
+        const row = await createRequest(deps, c.var.viewer.userId, parsed.data);
+        return c.json({ ...toRequestDto(row), paid: false, reel: await reelProgress(deps.db, row) }, 201);
       } catch (error) {
         if (error instanceof RequestRejected) {
           return apiError(c, error.code === 'ALREADY_OPEN' ? 409 : 400, error.code, error.message, error.title);

@@ -12,6 +12,8 @@ import type { Mailer } from '../mail/mailer';
 import { highlightRequestMail } from '../mail/templates';
 import type { JobQueue } from '../jobs/queue';
 import type { EventBus } from '../realtime/bus';
+import type { AppDeps } from '../http/deps';
+import { announceReadyToPurchase } from './reel-progress';
 
 export class RequestRejected extends Error {
   constructor(
@@ -124,7 +126,7 @@ export class TransitionRefused extends Error {
 }
 
 export async function transitionRequest(
-  deps: { db: Db; bus: EventBus; jobs: JobQueue },
+  deps: { db: Db; bus: EventBus; jobs: JobQueue } & Pick<AppDeps, 'mailer' | 'config'>,
   requestId: string,
   move: RequestTransition,
   adminId: string,
@@ -162,6 +164,10 @@ export async function transitionRequest(
   await audit(deps.db, { actorId: adminId, action: `request.${move}`, subjectUserId: row.userId, details: { requestId, from, to } });
   await deps.bus.publish({ topic: 'highlight_requests', userId: row.userId, action: 'update', id: row.id });
   // Approval starts the search for the athlete in the event's footage (faces/matching.ts).
-  if (move === 'acknowledge') await deps.jobs.send('faces.match-request', { requestId: row.id });
+  if (move === 'acknowledge') {
+    await deps.jobs.send('faces.match-request', { requestId: row.id });
+    // Videos made by hand after payment: the family can buy now (a reel from footage waits for its preview).
+    await announceReadyToPurchase(deps, row.id);
+  }
   return row;
 }

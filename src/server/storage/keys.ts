@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 
 const tag = () => `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
 
-export const BUCKETS = ['profile-photos', 'avatars', 'profile-banners', 'video-thumbnails', 'user-videos', 'user-stills', 'game-footage'] as const;
+export const BUCKETS = ['profile-photos', 'avatars', 'profile-banners', 'video-thumbnails', 'user-videos', 'user-stills', 'game-footage', 'reel-previews'] as const;
 export type Bucket = (typeof BUCKETS)[number];
 
 export const storageKeys = {
@@ -22,6 +22,8 @@ export const storageKeys = {
   still: (userId: string, ext: string) => `user-stills/${userId}/still-${tag()}.${ext}`,
   /** A still picked from a reel render's footage; named by the render so a re-run writes the same file. */
   renderedStill: (userId: string, renderId: string, index: number) => `user-stills/${userId}/still-${renderId}-${index}.jpg`,
+  /** A render's short watermarked preview for the family before they pay (reels/preview.ts). */
+  reelPreview: (userId: string, renderId: string) => `reel-previews/${userId}/preview-${renderId}.mp4`,
   /** An extra face photo the athlete is found by (faces/references.ts). */
   referencePhoto: (userId: string) => `profile-photos/${userId}/reference-${tag()}.jpg`,
   /** Game footage: never served through /api/media (media/routes.ts refuses the bucket). */

@@ -1,0 +1,143 @@
+// Where a request's reel stands, as its family sees it (issue 22). An event with game footage
+// gets its reel from the reel builder: the family sees a watermarked preview once a render is
+// ready and may pay only then; before, they are told the athlete is being looked for, or that
+// nothing was found and what helps. An event without footage keeps the spec's original flow: the
+// team makes the videos by hand after payment.
+import { and, count, desc, eq, inArray, isNotNull, notInArray } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { appearances, footage, highlightRequests, reelRenders, userProfiles } from '../db/schema';
+import type { AppDeps } from '../http/deps';
+import { jobIdFor } from '../jobs/queue';
+import { nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
+import { paidRequestIds } from '../orders/queries';
+import { mediaUrl } from '../storage/keys';
+
+export type ReelState = 'finding' | 'not_found' | 'no_consent' | 'preview';
+
+export interface ReelProgress {
+  /** The reel is made from the event's footage (else by hand, after payment). */
+  fromFootage: boolean;
+  /** For a reel from footage: what the family is told; null otherwise. */
+  state: ReelState | null;
+  /** The watermarked preview of the latest ready render, served by /api/media to owner and admins. */
+  previewUrl: string | null;
+}
+
+type RequestRow = typeof highlightRequests.$inferSelect;
+
+/** Does the event have game footage (the reel builder makes its reels)? */
+export async function eventHasFootage(db: Db, eventId: string | null): Promise<boolean> {
+  if (!eventId) return false;
+  const [row] = await db.select({ id: footage.id }).from(footage).where(eq(footage.eventId, eventId)).limit(1);
+  return Boolean(row);
+}
+
+/** The preview key of the request's latest ready render, if any. */
+export async function readyPreviewKey(db: Db, requestId: string): Promise<string | null> {
+  const [render] = await db
+    .select({ previewKey: reelRenders.previewKey })
+    .from(reelRenders)
+    .where(and(eq(reelRenders.requestId, requestId), eq(reelRenders.state, 'ready'), isNotNull(reelRenders.previewKey)))
+    .orderBy(desc(reelRenders.createdAt))
+    .limit(1);
+  return render?.previewKey ?? null;
+}
+
+/**
+ * Matching has finished and found the athlete nowhere: no clip (proposed or hand-added) for the
+ * request, and no footage of the event still waiting to be indexed (which would match again).
+ */
+export async function nothingFound(db: Db, request: Pick<RequestRow, 'id' | 'eventId' | 'matchingState'>): Promise<boolean> {
+  if (!request.eventId || (request.matchingState !== 'ready' && request.matchingState !== 'no_reference')) return false;
+  const [clips] = await db.select({ n: count() }).from(appearances).where(eq(appearances.requestId, request.id));
+  if (clips!.n > 0) return false;
+  const [files] = await db
+    .select({ n: count() })
+    .from(footage)
+    .where(and(eq(footage.eventId, request.eventId), notInArray(footage.indexState, ['indexed', 'failed', 'purged'])));
+  return files!.n === 0;
+}
+
+export async function reelProgress(db: Db, request: RequestRow): Promise<ReelProgress> {
+  if (!(await eventHasFootage(db, request.eventId))) return { fromFootage: false, state: null, previewUrl: null };
+  const previewKey = await readyPreviewKey(db, request.id);
+  if (previewKey) return { fromFootage: true, state: 'preview', previewUrl: mediaUrl(previewKey) };
+  if (request.matchingState === 'no_consent') return { fromFootage: true, state: 'no_consent', previewUrl: null };
+  return { fromFootage: true, state: (await nothingFound(db, request)) ? 'not_found' : 'finding', previewUrl: null };
+}
+
+/**
+ * Tells the family their reel can be bought, once per request (the mail job's id comes from the
+ * request): a reel from footage once a render with its preview is ready, a hand-made one at
+ * approval. Nothing for a request already paid, or no longer waiting to be bought.
+ */
+export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
+  const { db } = deps;
+  const [request] = await db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
+  if (!request || request.status !== 'ready_to_purchase') return false;
+  if ((await paidRequestIds(db, request.userId)).has(request.id)) return false;
+  const fromFootage = await eventHasFootage(db, request.eventId);
+  if (fromFootage && !(await readyPreviewKey(db, request.id))) return false;
+  const [profile] = await db.select({ email: userProfiles.email, firstName: userProfiles.firstName }).from(userProfiles).where(eq(userProfiles.id, request.userId));
+  if (!profile?.email) return false;
+  await deps.mailer.send(
+    readyToPurchaseMail({
+      to: profile.email,
+      firstName: profile.firstName,
+      athleteName: profile.firstName,
+      event: request.event,
+      preview: fromFootage,
+      dashboardUrl: `${deps.config.baseUrl}/dashboard${fromFootage ? '#reel-preview' : ''}`,
+    }),
+    { id: jobIdFor(`ready-to-purchase:${requestId}`) },
+  );
+  return true;
+}
+
+/** Tells the team, once per request, that matching found the athlete nowhere in the footage. */
+export async function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
+  const [request] = await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
+  if (!request || request.status === 'delivered' || !(await eventHasFootage(deps.db, request.eventId)) || !(await nothingFound(deps.db, request))) return false;
+  const [profile] = await deps.db.select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName }).from(userProfiles).where(eq(userProfiles.id, request.userId));
+  await deps.mailer.send(
+    nothingFoundMail({
+      athleteName: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),
+      event: request.event,
+      reviewUrl: `${deps.config.baseUrl}/admin/requests/${request.id}`,
+    }),
+    { id: jobIdFor(`nothing-found:${requestId}`) },
+  );
+  return true;
+}
+
+/** The requests of a list that matching found nowhere (for the admin's request list). */
+export async function nothingFoundIds(db: Db, requests: Array<Pick<RequestRow, 'id' | 'eventId' | 'matchingState' | 'status'>>): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const r of requests.filter((q) => q.status !== 'delivered' && q.eventId && (q.matchingState === 'ready' || q.matchingState === 'no_reference'))) {
+    if ((await eventHasFootage(db, r.eventId)) && (await nothingFound(db, r))) out.add(r.id);
+  }
+  return out;
+}
+
+/**
+ * New faces to look for (a reference photo added, face matching turned on): the family's open
+ * requests that matching found nothing for, or could not run, are matched again, which takes
+ * them out of "we couldn't find …" until the job's result.
+ */
+export async function matchAgainWithNewFaces(deps: Pick<AppDeps, 'db' | 'jobs' | 'bus'>, userId: string): Promise<number> {
+  const { db } = deps;
+  const open = await db
+    .select()
+    .from(highlightRequests)
+    .where(and(eq(highlightRequests.userId, userId), eq(highlightRequests.status, 'ready_to_purchase'), inArray(highlightRequests.matchingState, ['ready', 'no_reference', 'no_consent'])));
+  let sent = 0;
+  for (const request of open) {
+    if (!(await eventHasFootage(db, request.eventId)) || (await readyPreviewKey(db, request.id))) continue;
+    if (request.matchingState === 'ready' && !(await nothingFound(db, request))) continue;
+    await db.update(highlightRequests).set({ matchingState: 'matching' }).where(eq(highlightRequests.id, request.id));
+    await deps.jobs.send('faces.match-request', { requestId: request.id });
+    await deps.bus.publish({ topic: 'highlight_requests', userId, action: 'update', id: request.id });
+    sent++;
+  }
+  return sent;
+}
