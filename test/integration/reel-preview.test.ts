@@ -103,9 +103,9 @@ beforeAll(async () => {
   await eventually(async () => (await app.db.select().from(footage)).every((f) => f.indexState === 'indexed'), 180_000);
 
   for (const family of [ava, cleo]) expect((await app.fetch('/api/requests', { method: 'POST', json: { eventId: EVENT, games: [game.id] }, cookie: family.cookie })).status).toBe(201);
-  [avaRequest, cleoRequest] = await Promise.all(
-    [ava, cleo].map(async (f) => (await app.db.select().from(highlightRequests).where(eq(highlightRequests.userId, f.userId)))[0]!.id),
-  );
+  const requestOf = async (f: Family) => (await app.db.select().from(highlightRequests).where(eq(highlightRequests.userId, f.userId)))[0]!.id;
+  avaRequest = await requestOf(ava);
+  cleoRequest = await requestOf(cleo);
   for (const id of [avaRequest, cleoRequest]) expect((await app.fetch(`/api/admin/requests/${id}/acknowledge`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
   await eventually(async () => (await matched(avaRequest)) && (await matched(cleoRequest)), 60_000);
 }, 400_000);
