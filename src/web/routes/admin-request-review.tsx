@@ -45,6 +45,11 @@ export default function AdminRequestReviewPage() {
             <MatchingState state={data.request.matchingState} />
           </div>
           {data.request.lookalike && <p className="rounded-lg bg-yellow-950 p-3 text-sm text-yellow-100">{FOOTAGE.lookalikeWarning}</p>}
+          {data.request.nothingFound && (
+            <p role="status" className="rounded-lg bg-yellow-950 p-3 text-sm text-yellow-100" data-testid="nothing-found">
+              {FOOTAGE.nothingFoundWarning}
+            </p>
+          )}
           <Timeline review={data} />
           <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
             <section aria-labelledby="moments-title" className="flex flex-col gap-3">

@@ -94,8 +94,9 @@ function Dashboard() {
         {order && <OrderSummary order={order} />}
         {/* A quick sign-up gives the birthday (and a guardian's agreement) before matching or requests. */}
         {!p.athleteProfileComplete && !impersonating && <FinishProfileCard />}
-        <div className="mb-8 flex justify-center md:justify-start">
-          <PurchaseReel />
+        {/* The open request's reel: Purchase, its preview, or what is happening before that. */}
+        <div className="mb-8">
+          <PurchaseReel athleteName={p.firstName} />
         </div>
         {/* One column on a phone; minmax(0, 1fr) and min-w-0 so no card's content can widen the page. */}
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">

@@ -4,7 +4,7 @@
 // and render by itself); Reels Delivered, for videos uploaded by hand, is secondary and asks to
 // confirm. A delivered request says Delivered; No Request otherwise. Only the first open request
 // is acted on.
-import { CheckCircle2 } from 'lucide-react';
+import { CheckCircle2, SearchX } from 'lucide-react';
 import { ADMIN, REVIEW } from '../../../common/admin-messages';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -66,6 +66,17 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
         <CheckCircle2 className="h-3.5 w-3.5" aria-hidden="true" />
         {ADMIN.requestButtons.approved}
       </span>
+      {open.nothingFound && (
+        <a
+          href={`/admin/requests/${open.id}`}
+          title={ADMIN.requestButtons.nothingFoundTitle}
+          className="inline-flex items-center gap-1 rounded-full bg-yellow-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-yellow-200 underline-offset-2 hover:underline"
+          data-testid="request-nothing-found"
+        >
+          <SearchX className="h-3.5 w-3.5" aria-hidden="true" />
+          {ADMIN.requestButtons.nothingFound}
+        </a>
+      )}
       {open.paid && (
         <span className="inline-flex items-center gap-1 rounded-full bg-emerald-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-emerald-300" data-testid="request-paid">
           {ADMIN.requestButtons.paid}

@@ -70,7 +70,8 @@ export function FaceMatchingCard({ hasHeadshot, familyOnly = false }: { hasHeads
   if (!data) return null;
   const note = data.consent ? headshotNote(data.headshot, data.usablePhotos) : null;
   return (
-    <Card data-testid="face-matching">
+    // The request card's "Add reference photos" links here (#face-matching).
+    <Card id="face-matching" className="scroll-mt-20" data-testid="face-matching">
       <CardTitle className="mb-3 flex items-center gap-2">
         <ScanFace className="h-5 w-5 text-red-500" aria-hidden="true" />
         {FACE_MATCHING.title}

@@ -1,8 +1,9 @@
 // Purchase Your Reel: shown while an approved request is not paid for. The price, a promo code
 // (checked on the server), and Checkout, which sends the buyer to the payment provider's page.
-// The browser sends the request and the code; the server alone decides the price.
+// The browser sends the request and the code; the server alone decides the price. A reel made
+// from the event's footage is offered with its preview, once there is one (reel-status.tsx).
 import { BadgeCheck } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { REEL_PRICE_CENTS } from '../../../common/constants';
 import { CHECKOUT, DASHBOARD, PROMO } from '../../../common/dashboard-messages';
 import { AUTH_REQUIRED } from '../../../common/messages';
@@ -12,6 +13,7 @@ import { Button } from '../../ui/button';
 import { Dialog, DialogContent } from '../../ui/dialog';
 import { Field, Input } from '../../ui/form-controls';
 import { useCheckPromo, useRequests, useStartCheckout } from './api';
+import { ReelStatus } from './reel-status';
 
 export const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const savingOf = (percent: number) => Math.round((REEL_PRICE_CENTS * percent) / 100);
@@ -26,7 +28,7 @@ function checkoutFailed(error: unknown) {
   notify.error({ title: error.title ?? CHECKOUT.failedTitle, description: error.message || CHECKOUT.failedFallback });
 }
 
-export function PurchaseReel() {
+export function PurchaseReel({ athleteName }: { athleteName: string | null }) {
   const requests = useRequests();
   const ready = requests.data?.find((r) => r.status === 'ready_to_purchase' && !r.paid);
   const paid = requests.data?.find((r) => r.status === 'ready_to_purchase' && r.paid);
@@ -36,15 +38,18 @@ export function PurchaseReel() {
   const [leaving, setLeaving] = useState(false);
   const check = useCheckPromo();
   const start = useStartCheckout();
+  const checkoutButton = useRef<HTMLButtonElement>(null);
 
   if (!ready) {
     return paid ? (
       <p className="flex items-center gap-2 rounded-lg border border-green-800 bg-green-950/40 px-4 py-3 text-sm text-green-200" data-testid="reel-paid">
         <BadgeCheck className="h-5 w-5 shrink-0" aria-hidden="true" />
-        {CHECKOUT.paid}
+        {paid.reel.fromFootage ? CHECKOUT.paidMaking : CHECKOUT.paid}
       </p>
     ) : null;
   }
+  // A reel from the footage is sold with its preview; before that the card says what is happening.
+  if (ready.reel.fromFootage && ready.reel.state !== 'preview') return <ReelStatus state={ready.reel.state} athleteName={athleteName} />;
   const saving = applied ? savingOf(applied.discountPercent) : 0;
   const total = REEL_PRICE_CENTS - saving;
 
@@ -72,15 +77,32 @@ export function PurchaseReel() {
   };
   const busy = start.isPending || leaving;
 
+  const purchaseButton = (
+    <Button size="lg" onClick={() => setOpen(true)} className="w-full md:w-auto">
+      {DASHBOARD.purchaseReel}
+    </Button>
+  );
   return (
     <>
-      <Button size="lg" onClick={() => setOpen(true)} className="w-full md:w-auto">
-        {DASHBOARD.purchaseReel}
-      </Button>
+      {ready.reel.previewUrl ? (
+        <ReelStatus state="preview" athleteName={athleteName} previewUrl={ready.reel.previewUrl}>
+          {purchaseButton}
+        </ReelStatus>
+      ) : (
+        purchaseButton
+      )}
       <Dialog open={open} onOpenChange={(next) => !busy && setOpen(next)}>
-        <DialogContent title={DASHBOARD.purchaseReel} description={ready.event}>
+        <DialogContent
+          title={DASHBOARD.purchaseReel}
+          description={ready.event}
+          // Not the promo-code field: on a phone it would open the keyboard over the price.
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            checkoutButton.current?.focus();
+          }}
+        >
           <div className="rounded-lg border border-neutral-800 bg-neutral-950 p-4">
-            <p className="text-sm text-neutral-300">Personalised highlight reel</p>
+            <p className="text-sm text-neutral-300">{CHECKOUT.productName}</p>
             <p className="mt-1 flex flex-wrap items-baseline gap-x-3">
               {applied && (
                 <span className="text-lg text-neutral-400 line-through" data-testid="list-price">
@@ -98,7 +120,9 @@ export function PurchaseReel() {
                 {PROMO.appliedTitle}: {applied.code}. {PROMO.applied(dollars(saving), applied.discountPercent)}
               </p>
             )}
-            <p className="mt-2 text-xs text-neutral-300">{CHECKOUT.purchaseNote}</p>
+            <p className="mt-2 text-xs text-neutral-300" data-testid="purchase-note">
+              {ready.reel.fromFootage ? CHECKOUT.purchaseNoteReady : CHECKOUT.purchaseNote}
+            </p>
           </div>
           <form
             className="mt-4 flex items-end gap-2"
@@ -124,7 +148,7 @@ export function PurchaseReel() {
               {PROMO.apply}
             </Button>
           </form>
-          <Button size="lg" className="mt-6 w-full" onClick={checkout} disabled={busy}>
+          <Button ref={checkoutButton} size="lg" className="mt-6 w-full" onClick={checkout} disabled={busy}>
             {busy ? CHECKOUT.redirecting : CHECKOUT.checkout}
           </Button>
         </DialogContent>

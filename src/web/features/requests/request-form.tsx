@@ -101,7 +101,13 @@ export function RequestForm() {
           {openRequest && (
             <p className="text-sm text-neutral-300" data-testid="open-request">
               Your request for <span className="text-white">{openRequest.event}</span> is{' '}
-              {openRequest.status === 'pending' ? 'with our team.' : openRequest.paid ? 'paid: your reel is on its way.' : 'ready to purchase.'}
+              {openRequest.status === 'pending'
+                ? 'with our team.'
+                : openRequest.paid
+                  ? 'paid: your reel is on its way.'
+                  : openRequest.reel.fromFootage && openRequest.reel.state !== 'preview'
+                    ? 'being prepared.'
+                    : 'ready to purchase.'}
             </p>
           )}
         </form>

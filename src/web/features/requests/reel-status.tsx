@@ -1,0 +1,75 @@
+// The dashboard's card for a reel made from the event's footage, before it is paid for (issue 22):
+// what is happening while the athlete is looked for, what helps when nothing was found, and once
+// rendered the watermarked preview with the Purchase button. The server decides the state.
+import { ImagePlus, LoaderCircle, ScanFace, SearchX } from 'lucide-react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { REEL_STATUS } from '../../../common/dashboard-messages';
+import { Button } from '../../ui/button';
+import { Card, CardTitle } from '../../ui/card';
+
+export type ReelState = 'finding' | 'not_found' | 'no_consent' | 'preview';
+
+/** The ready-to-purchase mail links to the dashboard at this card. */
+const ANCHOR = 'reel-preview';
+
+export function ReelStatus({ state, athleteName, previewUrl, children }: { state: ReelState | null; athleteName: string | null; previewUrl?: string | null; children?: ReactNode }) {
+  const name = athleteName?.trim() || REEL_STATUS.athleteFallback;
+  const card = useRef<HTMLElement>(null);
+  // The page's data arrives after the browser looked for #reel-preview: scroll to it once it is here.
+  useEffect(() => {
+    if (window.location.hash === `#${ANCHOR}`) card.current?.scrollIntoView({ block: 'start' });
+  }, []);
+
+  return (
+    <Card ref={card} id={ANCHOR} className="scroll-mt-20" data-testid="reel-status" data-state={state ?? 'finding'}>
+      <CardTitle className="mb-3">{state === 'preview' ? REEL_STATUS.previewTitle : REEL_STATUS.title(name)}</CardTitle>
+      {state === 'preview' && previewUrl ? (
+        <div className="grid gap-5 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] md:items-center">
+          <video
+            src={previewUrl}
+            controls
+            playsInline
+            preload="metadata"
+            width={640}
+            height={360}
+            className="aspect-video w-full rounded-lg bg-black"
+            aria-label={REEL_STATUS.previewLabel(name)}
+            data-testid="reel-preview"
+          />
+          <div className="flex flex-col gap-4">
+            <p className="text-sm text-neutral-300">{REEL_STATUS.previewCaption}</p>
+            {children}
+          </div>
+        </div>
+      ) : state === 'not_found' ? (
+        <div className="flex flex-col gap-4">
+          <p className="flex items-start gap-3 text-sm text-neutral-200" data-testid="reel-not-found">
+            <SearchX className="mt-0.5 h-5 w-5 shrink-0 text-yellow-400" aria-hidden="true" />
+            <span>{REEL_STATUS.notFound(name)}</span>
+          </p>
+          <Button asChild variant="outline" className="w-full md:w-auto md:self-start">
+            <a href="#face-matching">
+              <ImagePlus className="h-4 w-4" aria-hidden="true" />
+              {REEL_STATUS.addPhotos}
+            </a>
+          </Button>
+        </div>
+      ) : state === 'no_consent' ? (
+        <div className="flex flex-col gap-4">
+          <p className="flex items-start gap-3 text-sm text-neutral-200" data-testid="reel-no-consent">
+            <ScanFace className="mt-0.5 h-5 w-5 shrink-0 text-yellow-400" aria-hidden="true" />
+            <span>{REEL_STATUS.noConsent(name)}</span>
+          </p>
+          <Button asChild variant="outline" className="w-full md:w-auto md:self-start">
+            <a href="#face-matching">{REEL_STATUS.turnOn}</a>
+          </Button>
+        </div>
+      ) : (
+        <p className="flex items-start gap-3 text-sm text-neutral-200" role="status" data-testid="reel-finding">
+          <LoaderCircle className="mt-0.5 h-5 w-5 shrink-0 animate-spin text-red-500 motion-reduce:animate-none" aria-hidden="true" />
+          <span>{REEL_STATUS.finding(name)}</span>
+        </p>
+      )}
+    </Card>
+  );
+}
