@@ -10,8 +10,9 @@ import { AddClip } from '../features/reels/add-clip';
 import { useReview } from '../features/reels/api';
 import { MatchingState } from '../features/reels/matching-state';
 import { MomentCard } from '../features/reels/moment-card';
-import { ReelOrder } from '../features/reels/reel-order';
+import { ReelOrder, SkipToTrims } from '../features/reels/reel-order';
 import { RenderPanel } from '../features/reels/render-panel';
+import { ReviewStatus } from '../features/reels/review-status';
 import { Timeline } from '../features/reels/timeline';
 import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
@@ -29,9 +30,12 @@ export default function AdminRequestReviewPage() {
   return (
     <>
       <AdminPageHeader title={REVIEW.title}>
-        <Button variant="outline" disabled={again.isPending || data?.request.matchingState === 'matching'} onClick={() => again.mutate(id, { onError: (e) => notify.error({ title: FOOTAGE.actionFailed, description: e.message }) })}>
-          {FOOTAGE.matchAgain}
-        </Button>
+        <div className="flex flex-wrap items-center gap-3">
+          {data && <ReviewStatus review={data} />}
+          <Button variant="outline" disabled={again.isPending || data?.request.matchingState === 'matching'} onClick={() => again.mutate(id, { onError: (e) => notify.error({ title: FOOTAGE.actionFailed, description: e.message }) })}>
+            {FOOTAGE.matchAgain}
+          </Button>
+        </div>
       </AdminPageHeader>
       {review.isPending ? (
         <Spinner label={FOOTAGE.matching} />
@@ -39,6 +43,7 @@ export default function AdminRequestReviewPage() {
         <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300">{FOOTAGE.loadFailed}</p>
       ) : (
         <div className="flex flex-col gap-4">
+          <SkipToTrims />
           <div className="text-neutral-200">
             <p className="font-semibold text-white">{athlete}</p>
             <p className="text-sm">{data.request.event}</p>

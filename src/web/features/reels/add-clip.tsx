@@ -25,6 +25,7 @@ export function AddClip({ review }: { review: Review }) {
         className="grid grid-cols-2 items-end gap-3 sm:grid-cols-[1fr_1fr_auto]"
         onSubmit={(e) => {
           e.preventDefault();
+          if (add.isPending) return;
           setError(undefined);
           add.mutate(
             { footageId, startS: Number(start), endS: Number(end) },
@@ -51,7 +52,8 @@ export function AddClip({ review }: { review: Review }) {
         <Field label={REVIEW.end}>
           <Input type="number" inputMode="decimal" step={0.1} min={0} max={chosen?.durationSeconds ?? undefined} value={end} onChange={(e) => setEnd(e.target.value)} />
         </Field>
-        <Button type="submit" variant="outline" className="col-span-2 sm:col-span-1" disabled={add.isPending}>
+        {/* Not disabled while it saves: a disabled button would drop the keyboard's focus. */}
+        <Button type="submit" variant="outline" className="col-span-2 aria-disabled:opacity-50 sm:col-span-1" aria-disabled={add.isPending}>
           {REVIEW.addClip}
         </Button>
         {error && (

@@ -62,7 +62,7 @@ export interface Render {
   stats: Record<string, number> | null;
 }
 export interface Review {
-  request: { id: string; userId: string; status: string; event: string; eventId: string | null; games: string[]; matchingState: string | null; lookalike: boolean; nothingFound: boolean };
+  request: { id: string; userId: string; status: string; event: string; eventId: string | null; games: string[]; matchingState: string | null; lookalike: boolean; paid: boolean; stage: string; nothingFound: boolean };
   athlete: { name: string; teamName: string | null; jerseyNumber: number | null };
   games: Array<{ id: string; label: string }>;
   footage: ReviewFootage[];

@@ -1,10 +1,12 @@
 // The proposed clips on a timeline per game and camera, on the game's clock: each camera's
-// footage is placed by its offset (footage/sync.ts), so the same moment seen by two cameras lines
-// up across their rows. Clips are coloured by the admin's decision; one jumps to its card.
+// footage is placed by its offset (footage/sync.ts), and every camera's row of a game spans the
+// same stretch of that clock (the game's first to last filmed second, all its cameras counted),
+// so the same moment seen by two cameras lines up across their rows; an axis under each game
+// gives the times. Clips are coloured by the admin's decision; one jumps to its card.
 import { REVIEW } from '../../../common/admin-messages';
 import { cn } from '../../lib/cn';
 import type { Review, ReviewFootage } from './api';
-import { span } from './format';
+import { clock, span } from './format';
 
 const COLOUR = { accepted: 'bg-green-500', rejected: 'bg-neutral-600', undecided: 'bg-yellow-400', manual: 'bg-sky-400' };
 
@@ -13,12 +15,14 @@ const offsetLabel = (s: number) => `${s < 0 ? '−' : '+'}${Math.abs(s).toFixed(
 
 export function Timeline({ review }: { review: Review }) {
   const gameLabel = (id: string) => review.games.find((g) => g.id === id)?.label ?? id;
-  const files = review.footage.filter((f) => f.durationSeconds && review.clips.some((c) => c.footageId === f.id));
+  // Every camera of each game with clips, so the axis is the game's and not only its clips' cameras'.
+  const gamesWithClips = new Set(review.clips.map((c) => c.gameId));
+  const files = review.footage.filter((f) => f.durationSeconds && gamesWithClips.has(f.gameId));
   if (!files.length) return null;
   // Each game's clock runs from its earliest camera start to its latest camera end.
-  const games = new Map<string, { from: number; to: number; files: ReviewFootage[] }>();
+  const games = new Map<string, { id: string; from: number; to: number; files: ReviewFootage[] }>();
   for (const f of files) {
-    const g = games.get(f.gameId) ?? { from: Infinity, to: -Infinity, files: [] };
+    const g = games.get(f.gameId) ?? { id: f.gameId, from: Infinity, to: -Infinity, files: [] };
     g.from = Math.min(g.from, f.syncOffsetS);
     g.to = Math.max(g.to, f.syncOffsetS + f.durationSeconds!);
     g.files.push(f);
@@ -32,14 +36,14 @@ export function Timeline({ review }: { review: Review }) {
       </h2>
       <p className="mb-3 text-xs text-neutral-300">{REVIEW.gameClock}</p>
       <ul className="flex flex-col gap-3">
-        {[...games.values()].flatMap((g) =>
-          g.files.map((f) => (
+        {[...games.values()].flatMap((g) => [
+          ...g.files.map((f) => (
             <li key={f.id} className="grid gap-1 sm:grid-cols-[14rem_1fr] sm:items-center">
               <span className="text-sm leading-tight text-neutral-200">
                 <span className="font-semibold text-white">{f.camera}</span> · {gameLabel(f.gameId)}
                 {f.syncOffsetS !== 0 && <span className="text-neutral-300"> · {offsetLabel(f.syncOffsetS)}</span>}
               </span>
-              <div className="relative h-7 rounded bg-neutral-950" data-testid="timeline-row">
+              <div className="relative h-7 rounded bg-neutral-950" data-testid="timeline-row" data-from={g.from} data-to={g.to}>
                 {/* The stretch of the game this camera filmed. */}
                 <div className="absolute inset-y-0 rounded bg-neutral-800" style={{ left: at(g, f.syncOffsetS), width: `${(f.durationSeconds! / Math.max(0.1, g.to - g.from)) * 100}%` }} />
                 {review.clips
@@ -61,7 +65,18 @@ export function Timeline({ review }: { review: Review }) {
               </div>
             </li>
           )),
-        )}
+          // The game's clock under its rows: start, quarters and end.
+          <li key={`${g.id}-axis`} className="grid gap-1 sm:grid-cols-[14rem_1fr]" aria-hidden="true">
+            <span className="hidden sm:block" />
+            <div className="relative h-4 text-[11px] leading-4 text-neutral-400" data-testid="timeline-axis">
+              {[0, 0.25, 0.5, 0.75, 1].map((q) => (
+                <span key={q} className="absolute top-0 whitespace-nowrap" style={{ left: `${q * 100}%`, transform: `translateX(-${q * 100}%)` }}>
+                  {clock(g.from + q * (g.to - g.from))}
+                </span>
+              ))}
+            </div>
+          </li>,
+        ])}
       </ul>
       <p className="mt-3 flex flex-wrap gap-4 text-xs text-neutral-300">
         <span><span className="mr-1 inline-block h-2.5 w-2.5 rounded-sm bg-yellow-400" />{REVIEW.undecided}</span>
