@@ -26,6 +26,8 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import * as tus from 'tus-js-client';
 import { mailLink, startProduct, type Product } from '../test/e2e/support';
+import { secretOfUri, totp } from '../test/support/totp';
+import { jar } from '../test/support/two-factor';
 import { intFromEnv, runBenchmark } from './support';
 
 const MB = 1024 * 1024;
@@ -35,6 +37,18 @@ const CHUNK_MB = intFromEnv('BENCH_CHUNK_MB', 8);
 const GOAL_RATIO = 0.5;
 const GOAL_GROWTH_MB = 64;
 
+
+/**
+ * fetch, once more when the socket it reused was just closed by the server (its keep-alive timer
+ * fired while the admin command ran): a setup hiccup, not something measured.
+ */
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
 
 /** Signs up through the API as the simple form does and follows the confirmation link. */
 async function signUp(product: Product, fullName: string): Promise<{ email: string; userId: string; cookie: string }> {
@@ -54,6 +68,19 @@ async function signUp(product: Product, fullName: string): Promise<{ email: stri
     .join('; ');
   if (!cookie) throw new Error(`verification gave no session (status ${verify.status})`);
   return { email, userId, cookie };
+}
+
+/** An admin's session reaches the admin area once it passed the second factor: enrol by the API, as the setup screen does. */
+async function passSecondFactor(product: Product, cookie: string): Promise<string> {
+  const post = (path: string, body: unknown) =>
+    request(`${product.url}/api/auth/two-factor/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: product.url, cookie }, body: JSON.stringify(body) });
+  const enable = await post('enable', { password: 'secret123' });
+  if (enable.status !== 200) throw new Error(`two-factor enable: ${enable.status} ${await enable.text()}`);
+  const secret = secretOfUri(((await enable.json()) as { totpURI: string }).totpURI);
+  const verify = await post('verify-totp', { code: totp(secret) });
+  if (verify.status !== 200) throw new Error(`two-factor verify: ${verify.status} ${await verify.text()}`);
+  // Passing the factor may hand out a new session cookie.
+  return jar(cookie, verify);
 }
 
 /** The server's process: the child of this one that runs src/server/main.ts. */
@@ -89,7 +116,12 @@ function makeVideoFile(file: string, bytes: number): void {
   const fd = fs.openSync(file, 'w');
   try {
     fs.writeSync(fd, head);
-    for (let written = head.length; written < bytes; ) {
+    // The filling is one 'free' box, so the file's boxes still add up as the upload check wants.
+    const free = Buffer.alloc(8);
+    free.writeUInt32BE(bytes - head.length, 0);
+    free.write('free', 4, 'latin1');
+    fs.writeSync(fd, free);
+    for (let written = head.length + free.length; written < bytes; ) {
       const block = randomBytes(Math.min(8 * MB, bytes - written));
       written += fs.writeSync(fd, block);
     }
@@ -177,10 +209,11 @@ async function main(): Promise<void> {
       env: { ...process.env, DATA_DIR: setup.dataDir, DATABASE_URL: '' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
+    admin.cookie = await passSecondFactor(setup, admin.cookie);
     await setup.stop(true);
     product = await startProduct({ RUN_WORKER: '0', LOG_MAIL_LINKS: '0' }, { dataDir: setup.dataDir });
     const pid = serverPid();
-    const whoami = await fetch(`${product.url}/api/admin/whoami`, { headers: { cookie: admin.cookie } });
+    const whoami = await request(`${product.url}/api/admin/whoami`, { headers: { cookie: admin.cookie } });
     if (whoami.status !== 200) throw new Error(`the admin is not an admin: ${whoami.status}`);
 
     const file = path.join(work, 'upload.mp4');
