@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../../src/server/server';
 import { openPgliteFromTemplate } from './pglite-template';
 import { freePort } from './ports';
 import { linkIn, startTestSmtp, type TestSmtp } from './smtp';
+import { logger } from '../../src/server/observability/logger';
 
 export interface TestApp {
   server: RunningServer;
@@ -53,6 +54,8 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
 }
 
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  // Tests and benchmarks read their own output: the server's request lines only when asked (LOG_LEVEL).
+  logger.level = process.env.LOG_LEVEL ?? 'warn';
   const smtp = await startTestSmtp();
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-test-'));
