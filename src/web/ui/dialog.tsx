@@ -68,7 +68,7 @@ export function FullscreenDialogContent({
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/95" />
-      <DialogPrimitive.Content className={cn('fixed inset-0 z-50 flex flex-col text-neutral-200 focus:outline-none', className)} {...props}>
+      <DialogPrimitive.Content className={cn('fixed inset-0 z-50 flex flex-col bg-neutral-950 text-neutral-200 focus:outline-none', className)} {...props}>
         <DialogPrimitive.Title className="sr-only">{title}</DialogPrimitive.Title>
         <DialogPrimitive.Description className="sr-only">{description ?? title}</DialogPrimitive.Description>
         {children}
