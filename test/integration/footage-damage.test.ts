@@ -131,7 +131,7 @@ describe('camera names within a game', () => {
     expect(first.footageId).toBeTruthy();
     for (const camera of ['Camera 1', '  camera   1 ']) {
       const twin = await upload(admin.cookie, files.intact, { gameId, camera, filename: 'two.mp4' });
-      expect(twin).toEqual({ status: 409, body: { code: 'CAMERA_TAKEN', message: FOOTAGE.cameraTaken('Camera 1', 'Camera 2') } });
+      expect(twin).toEqual({ status: 422, body: { code: 'CAMERA_TAKEN', message: FOOTAGE.cameraTaken('Camera 1', 'Camera 2') } });
     }
     expect((await app.db.select().from(footage).where(eq(footage.gameId, gameId))).map((f) => f.camera)).toEqual(['Camera 1']);
     expect(unfinishedUploads()).toEqual([]);
@@ -149,6 +149,18 @@ describe('camera names within a game', () => {
     expect(footageId).toBeTruthy();
     expect((await app.db.select().from(footage).where(eq(footage.gameId, gameId))).map((f) => [f.id, f.camera])).toEqual([[footageId, 'Camera 1']]);
     expect(fs.existsSync(path.join(app.dataDir, 'storage', damaged.sourceKey))).toBe(false);
+  }, 90_000);
+
+  it("a damaged file takes no part in lining up the game's cameras: the first whole one with sound is the reference", async () => {
+    const gameId = await newGame('Clock');
+    const { footageId: damagedId } = await upload(admin.cookie, files.scrambled, { gameId, camera: 'Camera 1', filename: 'bad.mp4' });
+    await settled(damagedId!);
+    const { footageId } = await upload(admin.cookie, files.intact, { gameId, camera: 'Camera 2', filename: 'good.mp4' });
+    expect(await settled(footageId!)).toMatchObject({ indexState: 'indexed' });
+    await eventually(async () => (await rowOf(footageId!))?.syncSource === 'reference', 30_000);
+    expect(await rowOf(damagedId!)).toMatchObject({ indexState: 'failed', indexError: FOOTAGE.damaged, syncSource: null });
+    const syncs = (await jobsOf(app, 'footage.sync-game')).filter((j) => j.data.gameId === gameId);
+    expect(syncs.every((j) => j.state === 'completed')).toBe(true);
   }, 90_000);
 
   it('a parent or a visitor cannot upload footage at all', async () => {

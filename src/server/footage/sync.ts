@@ -15,6 +15,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
+import { isDamagedFootage } from '../../common/footage-state';
 import { footage } from '../db/schema';
 import { publishFootage } from '../faces/indexing';
 import type { AppDeps } from '../http/deps';
@@ -250,7 +251,8 @@ const toMs = (s: number) => Math.round(s * 1000) / 1000;
  * offset 0 until an admin sets one. The same files give the same offsets: a re-run changes nothing.
  */
 export async function syncGame(deps: Pick<AppDeps, 'db' | 'storage' | 'bus'>, gameId: string, opts: { heartbeat?: () => Promise<void> } = {}): Promise<CameraSync[]> {
-  const files = await deps.db.select().from(footage).where(eq(footage.gameId, gameId)).orderBy(asc(footage.createdAt), asc(footage.id));
+  // A damaged file is left out: its sound cannot be read, and it must not become the reference.
+  const files = (await deps.db.select().from(footage).where(eq(footage.gameId, gameId)).orderBy(asc(footage.createdAt), asc(footage.id))).filter((f) => !isDamagedFootage(f));
   if (!files.length) return [];
   const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-sync-'));
   try {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Upload } from '@tus/server';
 import { and, eq, isNull } from 'drizzle-orm';
 import { cameraKey, nextCameraName } from '../../common/camera-names';
+import { isDamagedFootage as isDamaged } from '../../common/footage-state';
 import { z } from 'zod';
 import { FOOTAGE } from '../../common/admin-messages';
 import { hasControlCharacters } from '../../common/schemas';
@@ -50,9 +51,6 @@ export function createFootageUploads(deps: AppDeps) {
   });
 }
 
-/** A file whose index failed because it is damaged: its camera's name may be used again. */
-const isDamaged = (row: Pick<typeof footage.$inferSelect, 'indexState' | 'indexError'>) => row.indexState === 'failed' && row.indexError === FOOTAGE.damaged;
-
 /**
  * Refuses a camera name another file of the game has (in any case and spacing), naming the next
  * free one; returns the damaged files of that name, which the new upload replaces.
@@ -61,7 +59,8 @@ async function cameraNameFree(db: Db, gameId: string, camera: string): Promise<A
   const files = await db.select().from(footage).where(eq(footage.gameId, gameId));
   const same = files.filter((f) => cameraKey(f.camera) === cameraKey(camera));
   const taken = same.find((f) => !isDamaged(f));
-  if (taken) throw tusRefusal(409, 'CAMERA_TAKEN', FOOTAGE.cameraTaken(taken.camera, nextCameraName(files.filter((f) => !isDamaged(f)).map((f) => f.camera))));
+  // 422, not 409: tus clients retry a 409 as a passing conflict.
+  if (taken) throw tusRefusal(422, 'CAMERA_TAKEN', FOOTAGE.cameraTaken(taken.camera, nextCameraName(files.filter((f) => !isDamaged(f)).map((f) => f.camera))));
   return same;
 }
 

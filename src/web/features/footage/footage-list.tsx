@@ -1,6 +1,7 @@
 // One game's footage by camera: what each file is, where its face index stands (live), where it
 // sits on the game's clock (and the admin's offset), and re-index or delete.
 import { FOOTAGE } from '../../../common/admin-messages';
+import { isDamagedFootage } from '../../../common/footage-state';
 import { cn } from '../../lib/cn';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
@@ -48,7 +49,8 @@ export function FootageList({ files }: { files: Footage[] }) {
                 <div className="h-full bg-yellow-400 transition-all" style={{ width: `${f.indexProgress}%` }} />
               </div>
             )}
-            {files.length > 1 && <CameraOffset file={f} reference={reference} />}
+            {/* A damaged file has no place on the game's clock until it is uploaded again. */}
+            {files.length > 1 && !isDamagedFootage(f) && <CameraOffset file={f} reference={reference} />}
           </div>
           <div className="flex gap-2">
             <Button

@@ -7,6 +7,7 @@ import { useRef, useState } from 'react';
 import * as tus from 'tus-js-client';
 import { FOOTAGE } from '../../../common/admin-messages';
 import { nextCameraName } from '../../../common/camera-names';
+import { isDamagedFootage } from '../../../common/footage-state';
 import { notify } from '../../lib/toast';
 import { tusErrorMessage } from '../../lib/upload';
 import { Button } from '../../ui/button';
@@ -20,7 +21,7 @@ export function FootageUpload({ gameId, files }: { gameId: string; files: Footag
   const queryClient = useQueryClient();
   // What the admin typed; until then (and after each upload) the next free name is suggested.
   const [typed, setTyped] = useState<string | null>(null);
-  const camera = typed ?? nextCameraName(files.filter((f) => !(f.indexState === 'failed' && f.indexError === FOOTAGE.damaged)).map((f) => f.camera));
+  const camera = typed ?? nextCameraName(files.filter((f) => !isDamagedFootage(f)).map((f) => f.camera));
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const input = useRef<HTMLInputElement>(null);
