@@ -120,7 +120,7 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await user.getByRole('button', { name: ADMIN.requestButtons.received }).click();
   await user.getByRole('link', { name: REVIEW.link }).click();
   await page.getByRole('heading', { name: REVIEW.title }).waitFor();
-  await page.getByText(FOOTAGE.matchStates.ready!).waitFor({ timeout: 30_000 });
+  await page.getByTestId('matching-state').getByText(FOOTAGE.matchStates.ready!).waitFor({ timeout: 30_000 });
   // Found on both cameras at the same moment: one moment, two angles side by side, the larger
   // face (camera 1) preselected; the other person in camera 1 is not proposed.
   const angles = page.getByTestId('angle');
@@ -134,6 +134,12 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   expect(await angles.getByText(FOOTAGE.jerseyOwn(12), { exact: true }).count()).toBe(2);
   await expect.poll(() => angles.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
   expect(await page.getByTestId('timeline-row').count()).toBe(2);
+  // Issue 22, item 9: the header says where the reel stands, and both cameras' rows span the same
+  // stretch of the game's clock at the same place on screen, so a moment lines up across them.
+  expect(await page.getByTestId('review-status').textContent()).toContain(REVIEW.stages.ready);
+  const axes = await page.getByTestId('timeline-row').evaluateAll((rows) => rows.map((r) => ({ from: r.dataset.from, to: r.dataset.to, x: Math.round(r.getBoundingClientRect().x), w: Math.round(r.getBoundingClientRect().width) })));
+  expect(axes[1]).toEqual(axes[0]);
+  await page.getByTestId('timeline-axis').first().waitFor();
   // Each angle says when the face was seen and in how many samples (issue 20).
   const seen = await angles.getByTestId('seen').allTextContents();
   expect(seen).toHaveLength(2);
@@ -159,11 +165,23 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await page.getByRole('button', { name: new RegExp(`^${REVIEW.accept} Camera 2`) }).click();
   const reel = page.getByTestId('reel-clip');
   await expect.poll(() => reel.count()).toBe(2);
+  // One clip plays at a time: a reel clip started while an angle plays pauses the angle.
+  await page.getByRole('button', { name: new RegExp(`^${REVIEW.play} Camera 1`) }).click();
+  const anglePlayer = angles.filter({ hasText: 'Camera 1' }).locator('video');
+  await expect.poll(() => anglePlayer.evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+  await reel.first().getByRole('button', { name: `${REVIEW.play} 1` }).click();
+  await expect.poll(() => reel.first().locator('video').evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+  expect(await anglePlayer.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+  await reel.first().getByRole('button', { name: `${REVIEW.play} 1` }).click();
   const first = reel.first();
   const start = Number(await first.getByLabel(REVIEW.start).inputValue());
   await first.getByLabel(REVIEW.start).fill(String(Math.round((start + 0.5) * 10) / 10));
   await first.getByRole('button', { name: REVIEW.saveTrim }).click();
   await page.getByText(REVIEW.trimmed).first().waitFor();
+  // Focus stays on Save after the clip's form is drawn again with the saved span.
+  const focusKey = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.focusKey ?? document.activeElement?.textContent ?? '');
+  await expect.poll(focusKey).toMatch(/:save$/);
+  expect(await first.evaluate((el) => el.contains(document.activeElement))).toBe(true);
   const added = page.locator('section', { has: page.getByRole('heading', { name: REVIEW.addTitle }) });
   await added.getByLabel(REVIEW.addFootage).selectOption({ label: 'Game 1 vs Lakers · Camera 2 (6 s)' });
   await added.getByLabel(REVIEW.start).fill('0');
@@ -173,9 +191,43 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await added.getByLabel(REVIEW.end).fill('2');
   await added.getByRole('button', { name: REVIEW.addClip }).click();
   await expect.poll(() => reel.count()).toBe(3);
+  await expect.poll(focusKey).toBe(REVIEW.addClip);
+  // The hand-added clip has a picture: a frame of the footage the server made.
+  await expect.poll(() => reel.nth(2).locator('img').evaluate((i) => (i as HTMLImageElement).naturalWidth), { timeout: 30_000 }).toBeGreaterThan(0);
   await page.getByRole('button', { name: `${REVIEW.moveUp} 3` }).focus();
   await page.keyboard.press('Enter');
   await expect.poll(async () => (await reel.nth(1).textContent())?.includes(REVIEW.handAdded)).toBe(true);
+  // Moved to the top, its Move up stays focused (it cannot go higher, but keeps the focus).
+  const movedUp = await focusKey();
+  expect(movedUp).toMatch(/:up$/);
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await reel.first().textContent())?.includes(REVIEW.handAdded)).toBe(true);
+  await expect.poll(focusKey).toBe(movedUp);
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-disabled'))).toBe('true');
+  // The keyboard reaches the trims without tabbing through the moments: the skip link is the
+  // third stop, and each clip is its start, end, Save and one toolbar (arrow keys inside).
+  await page.getByRole('link', { name: ADMIN.backToAdmin }).focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  expect(await focusKey()).toBe(REVIEW.skipToTrims);
+  await page.keyboard.press('Enter');
+  const firstId = (await focusKey()).replace(/:start$/, '');
+  expect(await focusKey()).toBe(`${firstId}:start`);
+  for (const control of ['end', 'save']) {
+    await page.keyboard.press('Tab');
+    expect(await focusKey()).toBe(`${firstId}:${control}`);
+  }
+  // The toolbar is entered at the button used last (this clip's Move up), Home goes to Play.
+  await page.keyboard.press('Tab');
+  expect(await focusKey()).toBe(`${firstId}:up`);
+  await page.keyboard.press('Home');
+  expect(await focusKey()).toBe(`${firstId}:play`);
+  await page.keyboard.press('ArrowRight');
+  expect(await focusKey()).toBe(`${firstId}:up`);
+  await page.keyboard.press('Tab');
+  expect(await focusKey()).toMatch(/:start$/);
+  expect(await focusKey()).not.toBe(`${firstId}:start`);
+  expect(await reel.nth(1).evaluate((el) => el.contains(document.activeElement))).toBe(true);
   // The hand-added clip says whether the athlete's face was found in it, once its search is over.
   await expect.poll(() => page.getByText(REVIEW.faceSearch.looking!).count(), { timeout: 60_000 }).toBe(0);
   await expect.poll(() => page.getByTestId('face-search').count()).toBe(1);
@@ -184,7 +236,8 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await page.reload();
   await expect.poll(() => reel.count()).toBe(3);
   expect(await reel.allTextContents()).toEqual(order);
-  expect(await reel.first().getByLabel(REVIEW.start).inputValue()).toBe(String(Math.round((start + 0.5) * 10) / 10));
+  // The trimmed clip is second now: the hand-added one went to the top.
+  expect(await reel.nth(1).getByLabel(REVIEW.start).inputValue()).toBe(String(Math.round((start + 0.5) * 10) / 10));
   await shot(page, 'review-02-reel-1280');
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'review-02-reel-390');
@@ -196,6 +249,7 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await page.getByText(REVIEW.renderStarted).first().waitFor();
   await expect.poll(() => page.getByTestId('render-state').textContent(), { timeout: 240_000 }).toBe(REVIEW.renderStates.ready);
   await page.getByText(REVIEW.outputHidden).first().waitFor();
+  expect(await page.getByTestId('review-status').textContent()).toContain(REVIEW.stages.rendered_unpaid);
   await shot(page, 'review-03-rendered-1280');
 
   // The family pays with the test checkout and finds the reel, the social cut and the stills.
@@ -210,6 +264,9 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await fp.getByRole('button', { name: 'Pay $150.00' }).click();
   await fp.waitForURL('**/dashboard**');
   await fp.getByText(CHECKOUT.success.title).waitFor();
+  // The admin's open review follows: the request is delivered.
+  await expect.poll(() => page.getByTestId('review-status').textContent(), { timeout: 30_000 }).toContain(REVIEW.stages.delivered);
+  await shot(page, 'review-05-delivered-1280');
   const reels = fp.locator('section', { has: fp.getByRole('heading', { name: DASHBOARD.cards.reels }) });
   await reels.getByText(RENDERED_VIDEOS.highlight_reel, { exact: true }).waitFor({ timeout: 30_000 });
   await reels.getByText(RENDERED_VIDEOS.social_cut, { exact: true }).waitFor();
