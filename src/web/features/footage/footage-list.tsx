@@ -25,6 +25,8 @@ export function FootageList({ files }: { files: Footage[] }) {
   if (!files.length) return <p className="text-sm text-neutral-300">{FOOTAGE.noFootage}</p>;
   // The camera the others were lined up against: the game's first with sound.
   const reference = files.find((f) => f.syncSource === 'reference')?.camera ?? null;
+  // Offsets matter between two readable cameras; a damaged file is not one.
+  const readable = files.filter((f) => !isDamagedFootage(f)).length;
   return (
     <ul className="flex flex-col gap-2">
       {files.map((f) => (
@@ -50,7 +52,7 @@ export function FootageList({ files }: { files: Footage[] }) {
               </div>
             )}
             {/* A damaged file has no place on the game's clock until it is uploaded again. */}
-            {files.length > 1 && !isDamagedFootage(f) && <CameraOffset file={f} reference={reference} />}
+            {readable > 1 && !isDamagedFootage(f) && <CameraOffset file={f} reference={reference} />}
           </div>
           <div className="flex gap-2">
             <Button
