@@ -9,16 +9,18 @@ import type { ViewerEnv } from '../auth/session';
 import { audit } from '../audit/log';
 import { eventGames, events, faceTracks, footage, highlightRequests } from '../db/schema';
 import { publishFootage } from '../faces/indexing';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { MAX_OFFSET_S } from './sync';
 import { openFaceData } from '../faces/face-data-seal';
 
 const text = (max: number) => z.string().trim().min(1).max(max).refine((v) => !hasControlCharacters(v), 'Control characters are not allowed.');
 const eventSchema = z.object({ name: text(120), location: text(120), dates: text(60), startsOn: z.string().date().nullish() });
-const eventPatchSchema = eventSchema.partial().extend({ archived: z.boolean().optional() });
+/** A change names at least one field: an empty one has nothing to save (and the database refuses an empty SET). */
+const changesSomething = (v: object) => Object.values(v).some((x) => x !== undefined);
+const eventPatchSchema = eventSchema.partial().extend({ archived: z.boolean().optional() }).refine(changesSomething);
 const gameSchema = z.object({ label: text(80), court: text(60).nullish(), startsAt: z.string().datetime({ offset: true }).nullish() });
-const gamePatchSchema = gameSchema.partial().extend({ archived: z.boolean().optional() });
+const gamePatchSchema = gameSchema.partial().extend({ archived: z.boolean().optional() }).refine(changesSomething);
 /** An admin's offset in seconds (kept to the millisecond), or null to go back to the sound's. */
 const offsetSchema = z.object({ offsetS: z.number().min(-MAX_OFFSET_S).max(MAX_OFFSET_S).nullable() });
 const slug = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'event'}-${Date.now().toString(36)}`;
