@@ -8,12 +8,13 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { ADMIN, FOOTAGE } from '../../src/common/admin-messages';
 import { CHECKOUT, DASHBOARD, REEL_STATUS } from '../../src/common/dashboard-messages';
 import { footage, highlightRequests, reelRenders, userVideos } from '../../src/server/db/schema';
 import { renderPreview } from '../../src/server/reels/preview';
 import { storageKeys } from '../../src/server/storage/keys';
 import { expectAccessible } from './a11y';
-import { launchBrowser, newPage, shot, startSeededProduct, type Product } from './support';
+import { grantAdmin, launchBrowser, newPage, shot, startSeededProduct, type Product } from './support';
 
 let product: Product | undefined;
 let browser: Browser;
@@ -142,5 +143,17 @@ it('when the athlete was not found, the family is told what helps instead of bei
   await expect.poll(() => new URL(page.url()).hash).toBe('#face-matching');
   // Scrolled into view (it is the page's last card, so it may stop short of the top).
   await expect.poll(() => page.getByTestId('face-matching').evaluate((el) => el.getBoundingClientRect().top < window.innerHeight / 2 && el.getBoundingClientRect().bottom > 0)).toBe(true);
+
+  // The team sees it before anyone is asked to pay: on the users list and on the review.
+  await grantAdmin(product, started.email, { page, password: 'secret123' });
+  await page.goto(`${product.url}/admin/users`);
+  const badge = page.getByTestId('request-nothing-found');
+  await badge.waitFor();
+  expect(await badge.textContent()).toBe(ADMIN.requestButtons.nothingFound);
+  await shots(page, 'reel-preview-04-admin-users');
+  await badge.click();
+  await page.waitForURL('**/admin/requests/**');
+  await page.getByTestId('nothing-found').getByText(FOOTAGE.nothingFoundWarning).waitFor();
+  await shots(page, 'reel-preview-05-admin-review');
   expect(errors).toEqual([]);
-}, 120_000);
+}, 180_000);

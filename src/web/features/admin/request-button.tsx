@@ -67,15 +67,15 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
         {ADMIN.requestButtons.approved}
       </span>
       {open.nothingFound && (
-        <a
-          href={`/admin/requests/${open.id}`}
+        <Link
+          to={`/admin/requests/${open.id}`}
           title={ADMIN.requestButtons.nothingFoundTitle}
           className="inline-flex items-center gap-1 rounded-full bg-yellow-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-yellow-200 underline-offset-2 hover:underline"
           data-testid="request-nothing-found"
         >
           <SearchX className="h-3.5 w-3.5" aria-hidden="true" />
           {ADMIN.requestButtons.nothingFound}
-        </a>
+        </Link>
       )}
       {open.paid && (
         <span className="inline-flex items-center gap-1 rounded-full bg-emerald-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-emerald-300" data-testid="request-paid">
