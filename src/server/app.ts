@@ -19,7 +19,7 @@ import { profileRoutes } from './profiles/routes';
 import { requestRoutes } from './requests/routes';
 import { stillRoutes } from './stills/routes';
 import { videoRoutes } from './videos/routes';
-import type { AppDeps } from './http/deps';
+import type { AppDeps } from './deps';
 import { BAD_PAGE_ADDRESS, SECOND_FACTOR } from '../common/messages';
 import { jsonBodyLimit } from './http/body-limit';
 import { apiError, onError } from './http/errors';

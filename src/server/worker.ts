@@ -3,7 +3,7 @@
 // keep media work off them). The embedded database is one process only: there, `npm start` runs
 // the worker itself.
 import { loadConfig } from './config';
-import { startWorker, stopWorker } from './jobs/worker';
+import { startWorker, stopWorker } from './background';
 import { logger } from './observability/logger';
 import { buildDeps } from './server';
 

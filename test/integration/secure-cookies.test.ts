@@ -6,7 +6,7 @@ import { createApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
 import { user } from '../../src/server/db/schema';
 import { buildDeps } from '../../src/server/server';
-import type { AppDeps } from '../../src/server/http/deps';
+import type { AppDeps } from '../../src/server/deps';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';

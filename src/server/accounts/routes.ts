@@ -10,7 +10,7 @@ import { getViewer } from '../auth/session';
 import { user, userProfiles } from '../db/schema';
 import { isRegistrationEvent, listRegistrationEvents } from '../events/queries';
 import { clientIp } from '../http/client-ip';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { RATE_RULES } from '../http/rate-limit';
 import { uploadLimit } from '../http/uploads';

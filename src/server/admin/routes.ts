@@ -12,7 +12,7 @@ import { archiveWaitingList, listWaitingList, waitingListCsv } from '../accounts
 import { audit } from '../audit/log';
 import { requireAdmin, type ViewerEnv } from '../auth/session';
 import { isUuid } from '../db/errors';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { readForm, uploadLimit } from '../http/uploads';
 import { user } from '../db/schema';

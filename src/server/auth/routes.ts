@@ -8,7 +8,7 @@ import { MAX_PASSWORD_LENGTH } from '../../common/constants';
 import { AUTH_ERRORS, AUTH_REQUIRED, SECOND_FACTOR } from '../../common/messages';
 import { emailSchema } from '../../common/schemas';
 import { clientIp } from '../http/client-ip';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { accountAtAddress, RATE_RULES } from '../http/rate-limit';
 import { CLIENT_IP_HEADER, trustedOrigins } from './auth';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { contactSchema, firstIssue } from '../../common/schemas';
 import { clientIp } from '../http/client-ip';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { RATE_RULES } from '../http/rate-limit';
 import { submitContactMessage } from './service';

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { eventGames, events } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 
 export async function listActiveEvents(db: Db) {
   const rows = await db.select().from(events).where(eq(events.isActive, true)).orderBy(asc(events.startsOn), asc(events.name));

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { and, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { appearances, athleteReferences, faceTracks, footage, highlightRequests, userProfiles } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { jobIdFor, type JobHandler } from '../jobs/queue';
 import { probeVideo } from '../media/ffmpeg';
 import { publishReview } from '../reels/review';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { appearances, eventGames, events, faceDetections, faceTracks, footage, highlightRequests } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { FOOTAGE } from '../../common/admin-messages';
 import { PermanentJobError, type JobHandler } from '../jobs/queue';
 import { checkVideoReadable, DamagedVideoError, longestKeyframeGap, NotAVideoError, probeVideo, videoInput } from '../media/ffmpeg';

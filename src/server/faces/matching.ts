@@ -9,7 +9,7 @@
 // when a request is approved, and again when more of its footage is indexed.
 import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { appearances, athleteReferences, eventGames, faceTracks, footage, highlightRequests, userProfiles } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import type { JobHandler } from '../jobs/queue';
 import { announceNothingFound } from '../requests/reel-progress';
 import { decodeEmbeddings } from './embeddings';

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { REFERENCE_PHOTO_MAX_BYTES } from '../../common/constants';
 import { FACE_MATCHING } from '../../common/dashboard-messages';
 import { appearances, athleteReferences, faceTracks, highlightRequests, userProfiles } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { reencodeImage } from '../media/images';
 import { mediaUrl, storageKeys } from '../storage/keys';
 import { encodeEmbeddings } from './embeddings';

@@ -18,7 +18,7 @@ import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
 import { isDamagedFootage } from '../../common/footage-state';
 import { footage } from '../db/schema';
 import { publishFootage } from '../faces/indexing';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import type { JobHandler } from '../jobs/queue';
 import { decodeAudioMono } from '../media/ffmpeg';
 import { crossCorrelate, fft } from '../media/fft';

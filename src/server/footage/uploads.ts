@@ -18,7 +18,7 @@ import { eventGames, footage } from '../db/schema';
 import { publishFootage } from '../faces/indexing';
 import type { Db } from '../db/client';
 import { createAdminTusUpload, tusRefusal } from '../http/admin-tus';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { storageKeys } from '../storage/keys';
 
 export const FOOTAGE_UPLOADS_PATH = '/api/admin/footage-uploads';

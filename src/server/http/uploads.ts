@@ -1,8 +1,7 @@
-// Reading uploaded files from multipart bodies, and the spec's answers to a rejected image.
+// Reading uploaded files from multipart bodies, and refusing one that is too large.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { INVALID_FILE_TYPE, type ToastText } from '../../common/messages';
-import { ImageRejected } from '../media/images';
+import type { ToastText } from '../../common/messages';
 import { apiError } from './errors';
 
 /** Refuses a body over `maxBytes` before it is read, with the given "too large" text. */
@@ -27,12 +26,4 @@ export async function fileField(form: Record<string, unknown>, name: string): Pr
 /** The multipart fields; a field sent several times (files) comes as an array. */
 export async function readForm(c: Context): Promise<Record<string, unknown> | null> {
   return (await c.req.parseBody({ all: true }).catch(() => null)) as Record<string, unknown> | null;
-}
-
-/** Answers an ImageRejected with the spec's texts; rethrows anything else. */
-export function imageRejection(c: Context, error: unknown, tooLarge: ToastText) {
-  if (!(error instanceof ImageRejected)) throw error;
-  return error.reason === 'too_large'
-    ? apiError(c, 413, 'FILE_TOO_LARGE', tooLarge.description, tooLarge.title)
-    : apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
 }

@@ -1,6 +1,9 @@
 // Uploaded images are judged by their bytes, never by the browser's MIME type, and always
 // re-encoded: the stored copy carries no metadata (GPS, camera serials) and is upright.
 import sharp from 'sharp';
+import type { Context } from 'hono';
+import { INVALID_FILE_TYPE, type ToastText } from '../../common/messages';
+import { apiError } from '../http/errors';
 
 export class ImageRejected extends Error {
   constructor(readonly reason: 'not_an_image' | 'too_large') {
@@ -42,4 +45,12 @@ export async function reencodeImage(
   } catch {
     throw new ImageRejected('not_an_image');
   }
+}
+
+/** Answers an ImageRejected with the spec's texts; rethrows anything else. */
+export function imageRejection(c: Context, error: unknown, tooLarge: ToastText) {
+  if (!(error instanceof ImageRejected)) throw error;
+  return error.reason === 'too_large'
+    ? apiError(c, 413, 'FILE_TOO_LARGE', tooLarge.description, tooLarge.title)
+    : apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
 }

@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { MEDIA } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import { reelRenders, userStills, userVideos } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { parseKey } from '../storage/keys';
 import { isValidKey } from '../storage/storage';

@@ -6,7 +6,7 @@ import { PROMO } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import { highlightRequests, orders } from '../db/schema';
 import { clientIp } from '../http/client-ip';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { RATE_RULES } from '../http/rate-limit';
 import { findActivePromo } from '../payments/promo-codes';

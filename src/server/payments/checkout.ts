@@ -8,7 +8,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { CHECKOUT, PROMO } from '../../common/dashboard-messages';
 import { highlightRequests, orders } from '../db/schema';
 import { isUniqueViolation, isUuid } from '../db/errors';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { afterOrderCompleted, completeOrder, type Order } from './completion';
 import { reelPrice } from './pricing';
 import { findActivePromo } from './promo-codes';

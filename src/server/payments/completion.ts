@@ -8,7 +8,7 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
 import { highlightRequests, orders, paymentEvents, reelRenders, userProfiles, userStills, userVideos } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { receiptMail } from '../mail/templates';
 import { deliverIfReady } from '../reels/render-job';

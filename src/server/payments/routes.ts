@@ -12,7 +12,7 @@ import { CHECKOUT } from '../../common/dashboard-messages';
 import { hasControlCharacters } from '../../common/schemas';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import { trustedOrigins } from '../auth/auth';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { RATE_RULES } from '../http/rate-limit';
 import { clientIp } from '../http/client-ip';

@@ -7,9 +7,10 @@ import { FACE_MATCHING, FILE_TOO_LARGE_10MB, FINISH_PROFILE, PROFILE } from '../
 import { athleteAgeSchema, firstIssue, profileEditSchema } from '../../common/schemas';
 import { supportVisits } from '../audit/log';
 import { refuseWhileImpersonating, requireUser, type ViewerEnv } from '../auth/session';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
-import { fileField, imageRejection, readForm, uploadLimit } from '../http/uploads';
+import { fileField, readForm, uploadLimit } from '../http/uploads';
+import { imageRejection } from '../media/images';
 import {
   addReferencePhoto,
   faceMatchingReadiness,

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { getViewer, requireUser, type ViewerEnv } from '../auth/session';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { isViewerChange } from '../auth/viewer-cache';
 import type { ChangeEvent } from './bus';
 

@@ -15,7 +15,7 @@ import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
 import { faceDetections, footage, highlightRequests, orders, reelRenders, userProfiles, userStills, userVideos, type RenderClip } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { jobIdFor, type JobHandler } from '../jobs/queue';
 import { reelDeliveredMail } from '../mail/templates';
 import { extractFrame, extractFullFrame, probeVideo } from '../media/ffmpeg';

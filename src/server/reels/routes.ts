@@ -8,7 +8,7 @@ import { REVIEW } from '../../common/admin-messages';
 import type { ViewerEnv } from '../auth/session';
 import { isUuid } from '../db/errors';
 import { footage } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { serveStored } from '../media/serve';
 import { clipThumbnail } from './clip-thumbnail';

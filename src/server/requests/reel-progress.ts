@@ -6,7 +6,7 @@
 import { and, count, desc, eq, inArray, isNotNull, notInArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { appearances, footage, highlightRequests, reelRenders, userProfiles } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
 import { paidRequestIds } from '../orders/queries';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { REQUEST } from '../../common/dashboard-messages';
 import { firstIssue, highlightRequestSchema } from '../../common/schemas';
 import { requireUser, type ViewerEnv } from '../auth/session';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { paidRequestIds } from '../orders/queries';
 import { athleteProfileComplete, athleteProfileIncomplete } from '../profiles/athlete';

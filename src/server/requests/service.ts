@@ -12,7 +12,7 @@ import type { Mailer } from '../mail/mailer';
 import { highlightRequestMail } from '../mail/templates';
 import type { JobQueue } from '../jobs/queue';
 import type { EventBus } from '../realtime/bus';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { announceReadyToPurchase } from './reel-progress';
 
 export class RequestRejected extends Error {

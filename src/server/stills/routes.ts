@@ -6,7 +6,7 @@ import { MEDIA } from '../../common/dashboard-messages';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import { isUuid } from '../db/errors';
 import { userStills } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { namingContext, stillDownloadName } from '../media/download-names';
 import { serveStored } from '../media/serve';

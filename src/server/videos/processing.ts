@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, isNotNull, lt } from 'drizzle-orm';
 import { userVideos } from '../db/schema';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import type { JobHandler } from '../jobs/queue';
 import { extractFrame, makeWebVideo, probeVideo } from '../media/ffmpeg';
 import { reencodeImage } from '../media/images';

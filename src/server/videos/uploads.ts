@@ -13,7 +13,7 @@ import type { Viewer } from '../auth/session';
 import { audit } from '../audit/log';
 import { highlightRequests, user, userVideos } from '../db/schema';
 import { createAdminTusUpload, tusRefusal } from '../http/admin-tus';
-import type { AppDeps } from '../http/deps';
+import type { AppDeps } from '../deps';
 import { storageKeys } from '../storage/keys';
 
 export const UPLOADS_PATH = '/api/admin/uploads';
