@@ -18,7 +18,7 @@ import { installFaceDataKey } from './faces/face-data-seal';
 import { createFacePool } from './faces/pool';
 import { createMailer, createMailTransport } from './mail/mailer';
 import { createPaymentProvider } from './payments/providers';
-import { createEventBus } from './realtime/bus';
+import { createEventBus, isSessionNotice } from './realtime/bus';
 import { createStorage } from './storage/storage';
 
 export interface RunningServer {
@@ -48,7 +48,8 @@ export async function buildDeps(config: Config, opts: { database?: Database } = 
   const db = database.db;
   const auth = createAuth({ config, db, mailer });
   const bus = await createEventBus(database);
-  cacheViewers(auth, bus, config.sessionCacheSeconds * 1000);
+  const onSessionNotice = (forget: (userId: string) => void) => bus.subscribe((event) => isSessionNotice(event) && forget(event.userId));
+  cacheViewers(auth, onSessionNotice, config.sessionCacheSeconds * 1000);
   const payments = createPaymentProvider({ config, db, jobs });
   const faces = createFacePool(config.faces.workers);
   installFaceDataKey(config.faces.dataKey);

@@ -3,7 +3,8 @@
 import { audit } from '../audit/log';
 import { endViewAsSessions } from '../auth/impersonation';
 import type { Db } from '../db/client';
-import { findUserByEmail, grantAdmin, revokeAdmin } from './queries';
+import { findUserByEmail } from '../auth/accounts';
+import { grantAdmin, revokeAdmin } from './queries';
 
 export interface AdminCommandResult {
   ok: boolean;

@@ -12,7 +12,7 @@ import { APIError, createAuthEndpoint, getSessionFromCtx } from 'better-auth/api
 import { deleteSessionCookie, expireCookie, setSessionCookie } from 'better-auth/cookies';
 import { z } from 'zod';
 import { IMPERSONATION } from '../../common/admin-messages';
-import { isActiveAdmin } from '../admin/queries';
+import { isActiveAdmin } from './accounts';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { session as sessionTable } from '../db/schema';

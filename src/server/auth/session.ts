@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { ACCESS_DENIED, AUTH_REQUIRED, SECOND_FACTOR } from '../../common/messages';
 import { IMPERSONATION } from '../../common/admin-messages';
 import { audit } from '../audit/log';
-import { isActiveAdmin } from '../admin/queries';
+import { isActiveAdmin } from './accounts';
 import type { Db } from '../db/client';
 import { apiError } from '../http/errors';
 import type { Auth } from './auth';

@@ -1,6 +1,6 @@
 // Tells the owner of an account when it has seen many failed sign-ins, so a guessing attack
 // (or a forgotten password) does not go unnoticed. Sent at most once per counting window.
-import { findUserIdByEmail } from '../admin/queries';
+import { findUserIdByEmail } from './accounts';
 import type { Db } from '../db/client';
 import type { Mailer } from '../mail/mailer';
 import { failedSignInsMail } from '../mail/templates';

@@ -4,12 +4,11 @@
 //
 // Revocation is not weakened: the database tells every instance when a session, a user, an admin
 // row or a passed second factor changes (migration 0012's triggers NOTIFY on the event bus's
-// channel as topic 'sessions'), and each instance forgets that user's entries at once. A notice
+// channel as topic 'sessions', realtime/bus.ts), and each instance forgets that user's entries at once. A notice
 // can be lost (the listening connection down during a database restart), so no entry lives
 // longer than SESSION_CACHE_SECONDS (5 by default): that is the bound, stated in the README and
 // tested in test/integration/session-cache.test.ts.
 import { createHash } from 'node:crypto';
-import type { ChangeEvent, EventBus } from '../realtime/bus';
 import type { Auth } from './auth';
 import type { Viewer } from './session';
 
@@ -81,18 +80,16 @@ export class ViewerCache {
   }
 }
 
-/** The change notice the database sends when a user's sessions or roles change (migration 0012). */
-export const isViewerChange = (event: ChangeEvent) => event.topic === 'sessions';
-
 // One cache per better-auth instance, so getViewer(auth, …) finds it wherever it is called.
 const caches = new WeakMap<Auth, ViewerCache>();
 
-/** Puts a cache in front of `auth`'s session lookups, emptied by the bus's session notices. */
-export function cacheViewers(auth: Auth, bus: EventBus, ttlMs: number): ViewerCache {
+/**
+ * Puts a cache in front of `auth`'s session lookups. `onSessionNotice` hands over the users whose
+ * sessions the database says changed (the event bus's 'sessions' notices, wired in server.ts).
+ */
+export function cacheViewers(auth: Auth, onSessionNotice: (forget: (userId: string) => void) => void, ttlMs: number): ViewerCache {
   const cache = new ViewerCache(ttlMs);
-  bus.subscribe((event) => {
-    if (isViewerChange(event)) cache.forgetUser(event.userId);
-  });
+  onSessionNotice((userId) => cache.forgetUser(userId));
   caches.set(auth, cache);
   return cache;
 }

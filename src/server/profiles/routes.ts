@@ -5,7 +5,7 @@ import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES } from '../../common/constants';
 import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../common/messages';
 import { FACE_MATCHING, FILE_TOO_LARGE_10MB, FINISH_PROFILE, PROFILE } from '../../common/dashboard-messages';
 import { athleteAgeSchema, firstIssue, profileEditSchema } from '../../common/schemas';
-import { supportVisits } from '../audit/log';
+import { supportVisits } from '../auth/support-visits';
 import { refuseWhileImpersonating, requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';

@@ -14,6 +14,9 @@ export type ChangeTopic = 'highlight_requests' | 'user_videos' | 'user_stills' |
 const TOPICS: readonly ChangeTopic[] = ['highlight_requests', 'user_videos', 'user_stills', 'user_profiles', 'orders', 'footage', 'reel_review', 'sessions'];
 const ACTIONS: readonly ChangeEvent['action'][] = ['insert', 'update', 'delete'];
 
+/** The database's notice that a user's sessions or roles changed (migration 0012): not for browsers. */
+export const isSessionNotice = (event: ChangeEvent) => event.topic === 'sessions';
+
 export interface ChangeEvent {
   topic: ChangeTopic;
   /** The user the changed row belongs to. */

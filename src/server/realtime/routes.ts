@@ -6,8 +6,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { getViewer, requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../deps';
-import { isViewerChange } from '../auth/viewer-cache';
-import type { ChangeEvent } from './bus';
+import { isSessionNotice, type ChangeEvent } from './bus';
 
 const HEARTBEAT_MS = 25_000;
 /** A client that reads slower than its changes arrive is cut off; EventSource reconnects. */
@@ -36,7 +35,7 @@ export function realtimeRoutes(deps: AppDeps, opts: RealtimeOptions = {}) {
       };
       const unsubscribe = deps.bus.subscribe((event) => {
         // The database's session notices are for the servers' caches, not for browsers.
-        if (!open || isViewerChange(event) || (!isAdmin && event.userId !== userId)) return;
+        if (!open || isSessionNotice(event) || (!isAdmin && event.userId !== userId)) return;
         if (queue.length >= MAX_QUEUED) return stop();
         queue.push(event);
         wake?.();
