@@ -13,11 +13,11 @@ import { appearances, athleteReferences, faceTracks, footage, highlightRequests,
 import type { AppDeps } from '../deps';
 import { jobIdFor, type JobHandler } from '../jobs/queue';
 import { probeVideo } from '../media/ffmpeg';
-import { publishReview } from '../reels/review';
 import { decodeEmbeddings } from './embeddings';
 import { indexSettings, insertTrack } from './indexing';
 import { distanceToReferences, UNSURE_DISTANCE } from './matching';
 import type { SegmentResult } from './types';
+import { publishReview } from '../realtime/bus';
 
 export type FaceSearch = 'looking' | 'found' | 'none';
 

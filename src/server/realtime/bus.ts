@@ -25,6 +25,11 @@ export interface ChangeEvent {
   id?: string;
 }
 
+/** A request's review changed (clips, matching, a render): reaches admins' screens only (an id no user has). */
+export function publishReview(bus: EventBus, requestId: string) {
+  return bus.publish({ topic: 'reel_review', userId: `request:${requestId}`, action: 'update', id: requestId });
+}
+
 export interface EventBus {
   readonly kind: 'memory' | 'postgres';
   publish(event: ChangeEvent): Promise<void>;

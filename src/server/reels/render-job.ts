@@ -25,8 +25,9 @@ import { introCard, outroCard } from './cards';
 import type { FaceSample } from './crop-path';
 import { FORMATS, pickSocialClips, renderOutput, type ClipInput, type OutputKind } from './render';
 import { renderPreview } from './preview';
-import { acceptedClips, publishReview, ReviewRefused } from './review';
+import { acceptedClips, ReviewRefused } from './review';
 import { announceReadyToPurchase } from '../requests/reel-progress';
+import { publishReview } from '../realtime/bus';
 
 export const SOCIAL_MAX_S = REEL_FORMAT.socialMaxS;
 export const STILLS_MAX = 12;

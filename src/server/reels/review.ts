@@ -9,7 +9,7 @@ import { isUuid } from '../db/errors';
 import { appearances, eventGames, footage, highlightRequests, orders, reelRenders, userProfiles, userVideos } from '../db/schema';
 import { searchClipFace, type FaceSearch } from '../faces/clip-search';
 import type { JobQueue } from '../jobs/queue';
-import type { EventBus } from '../realtime/bus';
+import { publishReview, type EventBus } from '../realtime/bus';
 import type { Storage } from '../storage/storage';
 import { clipThumbnailKey, clipThumbnailUrl } from './clip-thumbnail';
 import { nothingFound } from '../requests/reel-progress';
@@ -28,11 +28,6 @@ export class ReviewRefused extends Error {
   ) {
     super(message);
   }
-}
-
-/** Review changes reach admins' screens only (an id no user has). */
-export function publishReview(bus: EventBus, requestId: string) {
-  return bus.publish({ topic: 'reel_review', userId: `request:${requestId}`, action: 'update', id: requestId });
 }
 
 export interface Moment {
