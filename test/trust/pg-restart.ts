@@ -53,7 +53,11 @@ export const pgRestart: Scenario = {
           },
           90_000,
           500,
-        );
+        ).catch((error: Error) => {
+          const tail = worker.logs.slice(since).slice(-8).map((l) => `${l.msg}${l.err ? ` (${String(l.err)})` : ''}`);
+          log(`${worker.name} after the restart: ${tail.join(' / ') || 'no log lines'}`);
+          throw error;
+        });
         return Date.now() - startedAt;
       }),
     );

@@ -15,7 +15,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import { loadConfig } from '../../src/server/config';
-import type { AppDeps } from '../../src/server/http/deps';
+import type { AppDeps } from '../../src/server/deps';
 import { buildDeps } from '../../src/server/server';
 import { freePort } from '../support/ports';
 
