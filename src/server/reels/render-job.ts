@@ -28,6 +28,7 @@ import { renderPreview } from './preview';
 import { acceptedClips, ReviewRefused } from './review';
 import { announceReadyToPurchase } from '../requests/reel-progress';
 import { publishReview } from '../realtime/bus';
+import { renderSpeed } from '../observability/metrics';
 
 export const SOCIAL_MAX_S = REEL_FORMAT.socialMaxS;
 export const STILLS_MAX = 12;
@@ -226,6 +227,8 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
         renderOutput({ kind: 'social', clips: socialClips, introPng: cards.social.intro, outroPng: cards.social.outro, spotlight: render.spotlight, work, output: outputs.social, onProgress: (f) => void update({ progress: 55 + Math.round(f * 30) }, false).catch(() => {}) }),
       );
       stats.reelDurationS = reel.durationS;
+      if (stats.reelS) renderSpeed.observe({ output: 'reel' }, reel.durationS / stats.reelS);
+      if (stats.socialS) renderSpeed.observe({ output: 'social' }, social.durationS / stats.socialS);
       stats.socialDurationS = social.durationS;
 
       await update({ stage: 'stills', progress: 85 });
