@@ -262,7 +262,8 @@ export const FOOTAGE = {
   matchAgain: 'Match again',
   matching: 'Looking for the athlete in the footage…',
   matchStates: {
-    ready: 'Ready for review',
+    // The header's status already says "Ready for review": this line says what matching did.
+    ready: 'Matching done: the clips it found are below.',
     matching: 'Matching…',
     no_consent: 'The family has not agreed to face matching: the athlete is not searched for.',
     no_reference: 'No usable face photo: ask the family for a clear headshot or a reference photo.',

@@ -17,6 +17,8 @@ export const DASHBOARD = {
 } as const;
 
 export const REQUEST = {
+  /** Under the form's title: true for reels made from game footage (a preview first) and by hand alike. */
+  formIntro: "Pick the event and the games your athlete played. We'll email you as soon as your reel is ready to purchase.",
   eventRequired: { title: 'Event Required', description: 'Please select an event before submitting.' } satisfies ToastText,
   gamesRequired: { title: 'Games Required', description: 'Please select at least one game before submitting.' } satisfies ToastText,
   submitted: {

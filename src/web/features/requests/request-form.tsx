@@ -38,7 +38,7 @@ export function RequestForm() {
   return (
     <Card>
       <CardTitle className="mb-1">{DASHBOARD.cards.request}</CardTitle>
-      <p className="mb-5 text-sm text-neutral-400">Pick the event and the games your athlete played. Reels take 7-10 business days.</p>
+      <p className="mb-5 text-sm text-neutral-400">{REQUEST.formIntro}</p>
       {events.isPending || requests.isPending ? (
         <Spinner />
       ) : (
