@@ -8,12 +8,14 @@
 // Unfinished uploads do not pile up: one that gets no data for UPLOAD_ABANDON_HOURS is removed
 // (`expireAbandonedUploads`, run by each server on its own disk), and the sizes one admin's
 // unfinished uploads announce may add up to UPLOAD_OPEN_GB_PER_ADMIN at most (a deferred length
-// counts as the kind's largest file). See docs/decisions/0008.
+// counts as the kind's largest file). See docs/decisions/0008. A PATCH (the data) is served by
+// http/tus-patch.ts from the raw Node request when there is one, with the same checks and the same
+// finish; @tus/server serves the rest (docs/decisions/0020).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { FileStore } from '@tus/file-store';
-import { Server, type Upload } from '@tus/server';
+import { MemoryLocker, Server, type Upload } from '@tus/server';
 import type { Context } from 'hono';
 import { ADMIN_UPLOADS } from '../../common/admin-messages';
 import { AUTH_REQUIRED } from '../../common/messages';
@@ -21,9 +23,10 @@ import { trustedOrigins } from '../auth/auth';
 import type { Viewer, ViewerEnv } from '../auth/session';
 import type { Config } from '../config';
 import { readVideoContainer, startsLikeVideo } from '../media/video-type';
+import { patchUpload, unreadNodeRequest, type TusAnswer } from './tus-patch';
 
 /** A tus error answer in the API's error shape: thrown from a hook, tus sends it as it is. */
-export const tusRefusal = (status_code: number, code: string, message: string, title?: string) => ({
+export const tusRefusal = (status_code: number, code: string, message: string, title?: string): TusAnswer => ({
   status_code,
   body: JSON.stringify(title ? { code, message, title } : { code, message }),
 });
@@ -53,12 +56,35 @@ export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
   const viewers = new WeakMap<object, Viewer>();
   const directory = path.join(config.dataDir, kind.folder);
   const datastore = new FileStore({ directory });
+  // One locker for both paths: a PATCH here and a request @tus/server serves never write at once.
+  const locker = new MemoryLocker();
+  const lockDrainMs = 3000;
+  const allowedOrigins = trustedOrigins(config);
+  /** The finished file becomes the kind's row, or is refused (and removed) as damaged or not a video. */
+  async function finishUpload(upload: Upload, viewer: Viewer): Promise<TusAnswer> {
+    const file = path.join(directory, upload.id);
+    const whole = Boolean(await readVideoContainer(file));
+    const answer = whole ? await kind.finish(file, upload, viewer).catch(async (refusal: unknown) => {
+      // A refusal of the finished file (e.g. its name taken meanwhile) leaves nothing behind.
+      await datastore.remove(upload.id).catch(() => {});
+      throw refusal;
+    }) : null;
+    if (!answer) {
+      const refusal = !whole && kind.damaged && (await startsLikeVideo(file).catch(() => false)) ? { code: 'DAMAGED_FILE', ...kind.damaged } : { code: 'INVALID_FILE_TYPE', ...kind.notVideo };
+      await datastore.remove(upload.id).catch(() => {});
+      throw tusRefusal(415, refusal.code, refusal.message, refusal.title);
+    }
+    await fs.rm(`${file}.json`, { force: true });
+    return { status_code: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(answer) };
+  }
   const tus = new Server({
     path: kind.path,
     datastore,
     maxSize: kind.maxSize,
     relativeLocation: true,
-    allowedOrigins: trustedOrigins(config),
+    allowedOrigins,
+    locker,
+    lockDrainTimeout: lockDrainMs,
     namingFunction: () => randomUUID().replace(/-/g, ''),
     disableTerminationForFinishedUploads: true,
     async onIncomingRequest(req, uploadId) {
@@ -82,23 +108,7 @@ export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
       // Recorded by the server: the client's word is not taken for who uploads.
       return { metadata: { ...metadata, uploaderId: viewer.userId, reserved: String(reserved) } };
     },
-    async onUploadFinish(req, upload) {
-      const viewer = viewers.get(req)!;
-      const file = path.join(directory, upload.id);
-      const whole = Boolean(await readVideoContainer(file));
-      const answer = whole ? await kind.finish(file, upload, viewer).catch(async (refusal: unknown) => {
-        // A refusal of the finished file (e.g. its name taken meanwhile) leaves nothing behind.
-        await datastore.remove(upload.id).catch(() => {});
-        throw refusal;
-      }) : null;
-      if (!answer) {
-        const refusal = !whole && kind.damaged && (await startsLikeVideo(file).catch(() => false)) ? { code: 'DAMAGED_FILE', ...kind.damaged } : { code: 'INVALID_FILE_TYPE', ...kind.notVideo };
-        await datastore.remove(upload.id).catch(() => {});
-        throw tusRefusal(415, refusal.code, refusal.message, refusal.title);
-      }
-      await fs.rm(`${file}.json`, { force: true });
-      return { status_code: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(answer) };
-    },
+    onUploadFinish: (req, upload) => finishUpload(upload, viewers.get(req)!),
   });
   return {
     directory,
@@ -106,7 +116,23 @@ export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
     async handle(c: Context<ViewerEnv>): Promise<Response> {
       // tus would stream a finished upload back on GET; nobody needs that, and it is fragile.
       if (c.req.method === 'GET') return Response.json({ code: 'NOT_FOUND', message: 'Not found' }, { status: 404 });
-      viewers.set(c.req.raw, c.var.viewer);
+      const viewer = c.var.viewer;
+      // The data path: straight from the Node request to the file. Without one (app.request() in
+      // a test), or for a deferred length, @tus/server serves the PATCH as before.
+      const incoming = c.req.method === 'PATCH' ? unreadNodeRequest(c.env) : null;
+      if (incoming) {
+        const answer = await patchUpload(c.req.raw, incoming, {
+          directory,
+          datastore,
+          locker,
+          lockDrainMs,
+          allowedOrigins,
+          owned: (upload) => upload.metadata?.uploaderId === viewer.userId,
+          finish: (upload) => finishUpload(upload, viewer),
+        });
+        if (answer) return answer;
+      }
+      viewers.set(c.req.raw, viewer);
       return tus.handleWeb(c.req.raw);
     },
   };
