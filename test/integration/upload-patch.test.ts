@@ -164,6 +164,8 @@ describe('who may send data', () => {
     const part = [clip.subarray(0, 100)];
     const other = await patch(url, { ...tusHeaders(otherAdmin, 0), 'content-length': '100' }, part).answer;
     const missing = await patch(`/api/admin/uploads/${'0'.repeat(32)}`, { ...tusHeaders(admin, 0), 'content-length': '100' }, part).answer;
+    const malformed = await patch('/api/admin/uploads/%E0%A4%A', { ...tusHeaders(admin, 0), 'content-length': '100' }, part).answer;
+    expect(malformed).toMatchObject({ status: 404, body: JSON.stringify({ code: 'NOT_FOUND', message: 'Not found' }) });
     expect(other).toMatchObject({ status: 404, body: JSON.stringify({ code: 'NOT_FOUND', message: 'Not found' }) });
     expect(missing).toMatchObject({ status: 404, body: other.body });
     const byMember = await patch(url, { ...tusHeaders(member, 0), 'content-length': '100' }, part).answer;

@@ -80,7 +80,8 @@ export async function patchUpload(request: Request, incoming: IncomingMessage, t
   if (length !== null && (!Number.isSafeInteger(length) || length < 0)) return answer(400, 'Invalid content-length\n');
 
   // Someone else's upload answers exactly like a missing one (the tus path's onIncomingRequest).
-  const id = decodeURIComponent(new URL(request.url).pathname.split('/').pop() ?? '');
+  // Ids are plain hex: no decoding, so a malformed escape is simply not one.
+  const id = new URL(request.url).pathname.split('/').pop() ?? '';
   const notFound = () => answer(404, JSON.stringify({ code: 'NOT_FOUND', message: 'Not found' }));
   const known = UPLOAD_ID.test(id) ? await target.datastore.getUpload(id).catch(() => null) : null;
   if (!known || !target.owned(known)) return notFound();
