@@ -24,6 +24,17 @@ export function tusErrorMessage(error: Error, fallback: string): string {
   }
 }
 
+/**
+ * Whether a failed tus request is tried again (the upload dialogs' `onShouldRetry`): a dropped
+ * connection, a lock or a server error is; a refusal (4xx: not a video, too large, a name
+ * taken) is not. Unlike tus-js-client's default it does not give up while the browser says it is
+ * offline: a laptop that loses Wi-Fi for a minute carries on by itself when it is back.
+ */
+export function shouldRetryUpload(error: Error): boolean {
+  const status = (error as Error & { originalResponse?: { getStatus(): number } | null }).originalResponse?.getStatus() ?? 0;
+  return status === 0 || status === 409 || status === 423 || status >= 500;
+}
+
 /** Client-side check of a picked image, before any upload: the server checks again by bytes. */
 export function checkImageFile(file: File, maxBytes: number): 'type' | 'size' | null {
   if (!file.type.startsWith('image/')) return 'type';

@@ -6,7 +6,7 @@ import * as tus from 'tus-js-client';
 import { VIDEO_MAX_BYTES } from '../../../common/constants';
 import { ADMIN } from '../../../common/admin-messages';
 import { notify } from '../../lib/toast';
-import { tusErrorMessage } from '../../lib/upload';
+import { tusErrorMessage, shouldRetryUpload } from '../../lib/upload';
 import { Button } from '../../ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';
 import { Field, Input, NativeSelect, Textarea } from '../../ui/form-controls';
@@ -93,6 +93,7 @@ export function VideoUploadDialog({
       chunkSize: CHUNK_BYTES,
       // A dropped connection or a sleeping laptop: keep trying, further apart each time.
       retryDelays: [0, 1000, 3000, 5000, 10000, 20000, 30000, 60000],
+      onShouldRetry: shouldRetryUpload,
       metadata: {
         userId: user.id,
         title,

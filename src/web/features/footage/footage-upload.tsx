@@ -9,7 +9,7 @@ import { FOOTAGE } from '../../../common/admin-messages';
 import { nextCameraName } from '../../../common/camera-names';
 import { isDamagedFootage } from '../../../common/footage-state';
 import { notify } from '../../lib/toast';
-import { tusErrorMessage } from '../../lib/upload';
+import { tusErrorMessage, shouldRetryUpload } from '../../lib/upload';
 import { Button } from '../../ui/button';
 import { Field, Input } from '../../ui/form-controls';
 import type { Footage } from './api';
@@ -34,6 +34,7 @@ export function FootageUpload({ gameId, files }: { gameId: string; files: Footag
       endpoint: '/api/admin/footage-uploads',
       chunkSize: CHUNK_BYTES,
       retryDelays: [0, 1000, 3000, 5000, 10000, 20000, 30000, 60000],
+      onShouldRetry: shouldRetryUpload,
       metadata: { gameId, camera: camera.trim(), filename: file.name },
       fingerprint: async (f) => ['giot-footage', gameId, camera.trim(), (f as File).name, (f as File).size, (f as File).lastModified].join('-'),
       storeFingerprintForResuming: true,
