@@ -2,7 +2,10 @@
 import { loadConfig } from './config';
 import { lockDataDir } from './db/lock';
 import { logger } from './observability/logger';
+import { guardUnhandledRejections } from './observability/process-guard';
 import { startServer } from './server';
+
+guardUnhandledRejections();
 
 const config = loadConfig();
 if (!config.databaseUrl) lockDataDir(config.dataDir, 'the web server');

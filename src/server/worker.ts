@@ -5,7 +5,10 @@
 import { loadConfig } from './config';
 import { startWorker, stopWorker } from './background';
 import { logger } from './observability/logger';
+import { guardUnhandledRejections } from './observability/process-guard';
 import { buildDeps } from './server';
+
+guardUnhandledRejections();
 
 const config = loadConfig({ runWorker: true });
 if (!config.databaseUrl) {

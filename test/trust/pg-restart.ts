@@ -54,8 +54,8 @@ export const pgRestart: Scenario = {
           90_000,
           500,
         ).catch((error: Error) => {
-          const tail = worker.logs.slice(since).slice(-8).map((l) => `${l.msg}${l.err ? ` (${String(l.err)})` : ''}`);
-          log(`${worker.name} after the restart: ${tail.join(' / ') || 'no log lines'}`);
+          const tail = worker.logs.slice(-12).map((l) => `${l.job ?? ''} ${l.msg}${l.err ? ` (${String(l.err)})` : ''}`);
+          log(`${worker.name} after the restart (${worker.alive() ? 'running' : 'exited'}): ${tail.join(' / ') || 'no log lines'}`);
           throw error;
         });
         return Date.now() - startedAt;

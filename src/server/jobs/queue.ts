@@ -11,6 +11,8 @@ import { performance } from 'node:perf_hooks';
 import PgBoss from 'pg-boss';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/client';
+import { isDatabaseUnavailable } from '../db/errors';
+import type { Logger } from 'pino';
 import { logger } from '../observability/logger';
 import { jobDuration, jobFailures } from '../observability/metrics';
 import { JOB_NAMES, JOB_TYPES, type JobPayload, type JobType } from './definitions';
@@ -60,6 +62,8 @@ export interface JobQueueOptions {
 }
 
 const SCHEMA = 'pgboss';
+/** How long a finished job waits for the database to record it (longer than any restart). */
+const COMPLETE_RETRY_MS = 5 * 60_000;
 
 /**
  * A job id made from a name, the same every time (a UUID, as pg-boss wants): sending twice with
@@ -182,6 +186,10 @@ export class JobQueue {
         heartbeat: () => this.lease(job.id, name),
       });
       const seconds = (performance.now() - started) / 1000;
+      // Done is recorded here, waiting out a database outage: pg-boss's own completion after this
+      // returns is not awaited (a rejection would end the process) and, lost, would run the job
+      // again once it expired (a second mail).
+      await this.completeWhenReachable(name, job.id, outcome, log);
       jobDuration.observe({ kind: name, outcome }, seconds);
       log.info({ outcome, s: Math.round(seconds * 10) / 10 }, 'job finished');
       return { outcome };
@@ -199,6 +207,26 @@ export class JobQueue {
       // There may be more waiting: look again at once rather than after the polling pause.
       const worker = this.workers.get(name);
       if (worker) this.boss.notifyWorker(worker);
+    }
+  }
+
+  /**
+   * Marks the job completed, retrying every second while the database is out of reach (a restart
+   * takes seconds), the lease renewed first so no supervisor takes the finished job back meanwhile.
+   * pg-boss then completes it again, which changes nothing.
+   */
+  private async completeWhenReachable(name: JobType, jobId: string, outcome: JobOutcome, log: Logger): Promise<void> {
+    const deadline = Date.now() + COMPLETE_RETRY_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.lease(jobId, name);
+        await this.boss.complete(name, jobId, { outcome });
+        if (attempt) log.warn({ attempts: attempt + 1 }, 'job completion recorded after the database came back');
+        return;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
     }
   }
 
