@@ -70,7 +70,7 @@ async function athleteSignedIn(): Promise<{ page: Page; errors: string[]; email:
   for (const [k, v] of Object.entries({
     firstName: 'Jordan', lastName: 'Reyes', email, username: `jreyes${Date.now() % 100000}`, password: 'secret123',
     birthday: '2000-04-12', state: 'Texas', city: 'Austin', phoneNumber: '(512) 555-0142', teamName: 'Austin Elite',
-    event: 'stria-sport-3x3', jerseyNumber: '23',
+    event: 'austin-fall-league-2024', jerseyNumber: '23',
   })) form.set(k, v);
   expect((await post('/api/account/register', { form })).status).toBe(201);
   const { page, errors } = await newPage(browser);
