@@ -54,12 +54,14 @@ export const JOB_TYPES = {
   /** A closer look for the athlete's face in a clip added by hand, when the index had none there (faces/clip-search.ts). */
   'faces.find-in-clip': {
     payload: z.object({ appearanceId: z.string().uuid() }),
-    queue: { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: HOUR },
+    queue: { retryLimit: 4, retryDelay: 10, retryBackoff: true, expireInSeconds: HOUR },
   },
   /** A request's highlight reel, social cut and stills, rendered from its accepted clips (reels/render-job.ts). */
   'reels.render': {
     payload: z.object({ renderId: z.string().uuid() }),
-    queue: { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 3 * HOUR },
+    // Pauses of 15 s doubling to 4 minutes: a storage outage of several minutes (the trust suite
+    // stops S3 for one) is waited out rather than failing the render for good.
+    queue: { retryLimit: 5, retryDelay: 15, retryBackoff: true, expireInSeconds: 3 * HOUR },
   },
 } as const;
 
