@@ -42,28 +42,14 @@ export function ReelStatus({ state, athleteName, previewUrl, children }: { state
           </div>
         </div>
       ) : state === 'not_found' ? (
-        <div className="flex flex-col gap-4">
-          <p className="flex items-start gap-3 text-sm text-neutral-200" data-testid="reel-not-found">
-            <SearchX className="mt-0.5 h-5 w-5 shrink-0 text-yellow-400" aria-hidden="true" />
-            <span>{REEL_STATUS.notFound(name)}</span>
-          </p>
-          <Button asChild variant="outline" className="w-full md:w-auto md:self-start">
-            <a href="#face-matching">
-              <ImagePlus className="h-4 w-4" aria-hidden="true" />
-              {REEL_STATUS.addPhotos}
-            </a>
-          </Button>
-        </div>
+        <ReelAdvice icon={SearchX} testId="reel-not-found" text={REEL_STATUS.notFound(name)}>
+          <ImagePlus className="h-4 w-4" aria-hidden="true" />
+          {REEL_STATUS.addPhotos}
+        </ReelAdvice>
       ) : state === 'no_consent' ? (
-        <div className="flex flex-col gap-4">
-          <p className="flex items-start gap-3 text-sm text-neutral-200" data-testid="reel-no-consent">
-            <ScanFace className="mt-0.5 h-5 w-5 shrink-0 text-yellow-400" aria-hidden="true" />
-            <span>{REEL_STATUS.noConsent(name)}</span>
-          </p>
-          <Button asChild variant="outline" className="w-full md:w-auto md:self-start">
-            <a href="#face-matching">{REEL_STATUS.turnOn}</a>
-          </Button>
-        </div>
+        <ReelAdvice icon={ScanFace} testId="reel-no-consent" text={REEL_STATUS.noConsent(name)}>
+          {REEL_STATUS.turnOn}
+        </ReelAdvice>
       ) : (
         <p className="flex items-start gap-3 text-sm text-neutral-200" role="status" data-testid="reel-finding">
           <LoaderCircle className="mt-0.5 h-5 w-5 shrink-0 animate-spin text-red-500 motion-reduce:animate-none" aria-hidden="true" />
@@ -71,5 +57,20 @@ export function ReelStatus({ state, athleteName, previewUrl, children }: { state
         </p>
       )}
     </Card>
+  );
+}
+
+/** What stops the reel, and a link to the face-matching card that helps (both are fixed there). */
+function ReelAdvice({ icon: Icon, testId, text, children }: { icon: typeof SearchX; testId: string; text: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="flex items-start gap-3 text-sm text-neutral-200" data-testid={testId}>
+        <Icon className="mt-0.5 h-5 w-5 shrink-0 text-yellow-400" aria-hidden="true" />
+        <span>{text}</span>
+      </p>
+      <Button asChild variant="outline" className="w-full md:w-auto md:self-start">
+        <a href="#face-matching">{children}</a>
+      </Button>
+    </div>
   );
 }
