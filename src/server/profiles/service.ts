@@ -1,8 +1,9 @@
 // The athlete profile: read, edit, pictures (avatar with its original, banner), tutorial.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { AVATAR_MAX_BYTES, AVATAR_SIZE_PX, BANNER_MAX_BYTES } from '../../common/constants';
 import type { ProfileEdit } from '../../common/schemas';
 import type { Db } from '../db/client';
+import { preparedQuery } from '../db/prepared';
 import { userProfiles } from '../db/schema';
 import { reencodeImage } from '../media/images';
 import type { EventBus } from '../realtime/bus';
@@ -41,8 +42,10 @@ export function toProfileDto(row: ProfileRow) {
 }
 export type ProfileDto = ReturnType<typeof toProfileDto>;
 
+const profileById = preparedQuery((db) => db.select().from(userProfiles).where(eq(userProfiles.id, sql.placeholder('userId'))).prepare('profile_by_id'));
+
 export async function getProfile(db: Db, userId: string): Promise<ProfileRow | null> {
-  const [row] = await db.select().from(userProfiles).where(eq(userProfiles.id, userId));
+  const [row] = await profileById(db).execute({ userId });
   return row ?? null;
 }
 

@@ -3,9 +3,9 @@
 // ready and may pay only then; before, they are told the athlete is being looked for, or that
 // nothing was found and what helps. An event without footage keeps the spec's original flow: the
 // team makes the videos by hand after payment.
-import { and, count, desc, eq, inArray, isNotNull, notInArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { appearances, footage, highlightRequests, reelRenders, userProfiles } from '../db/schema';
+import { footage, highlightRequests, reelRenders, userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
@@ -44,26 +44,59 @@ export async function readyPreviewKey(db: Db, requestId: string): Promise<string
 }
 
 /**
+ * What decides where a request's reel stands, as columns of a query on highlight_requests: the
+ * database answers them for a whole list of requests in one statement (the dashboard, the admin's
+ * users list), each from an index (footage by event, renders and clips by request).
+ */
+export const reelFactColumns = {
+  // Written out with their tables: drizzle leaves a column in a subquery unqualified.
+  hasFootage: sql<boolean>`exists (select 1 from footage f where f.event_id = highlight_requests.event_id)`,
+  previewKey: sql<string | null>`(select r.preview_key from reel_renders r
+    where r.request_id = highlight_requests.id and r.state = 'ready' and r.preview_key is not null
+    order by r.created_at desc limit 1)`,
+  hasClips: sql<boolean>`exists (select 1 from appearances a where a.request_id = highlight_requests.id)`,
+  footageWaiting: sql<boolean>`exists (select 1 from footage f where f.event_id = highlight_requests.event_id
+    and f.index_state not in ('indexed', 'failed', 'purged'))`,
+};
+export interface ReelFacts {
+  hasFootage: boolean;
+  previewKey: string | null;
+  hasClips: boolean;
+  footageWaiting: boolean;
+}
+
+/** The facts of each listed request, by id. */
+export async function reelFactsOf(db: Db, requestIds: string[]): Promise<Map<string, ReelFacts>> {
+  if (!requestIds.length) return new Map();
+  const rows = await db.select({ id: highlightRequests.id, ...reelFactColumns }).from(highlightRequests).where(inArray(highlightRequests.id, requestIds));
+  return new Map(rows.map(({ id, ...facts }) => [id, facts]));
+}
+
+/**
  * Matching has finished and found the athlete nowhere: no clip (proposed or hand-added) for the
  * request, and no footage of the event still waiting to be indexed (which would match again).
  */
-export async function nothingFound(db: Db, request: Pick<RequestRow, 'id' | 'eventId' | 'matchingState'>): Promise<boolean> {
+export function foundNowhere(request: Pick<RequestRow, 'eventId' | 'matchingState'>, facts: ReelFacts): boolean {
   if (!request.eventId || (request.matchingState !== 'ready' && request.matchingState !== 'no_reference')) return false;
-  const [clips] = await db.select({ n: count() }).from(appearances).where(eq(appearances.requestId, request.id));
-  if (clips!.n > 0) return false;
-  const [files] = await db
-    .select({ n: count() })
-    .from(footage)
-    .where(and(eq(footage.eventId, request.eventId), notInArray(footage.indexState, ['indexed', 'failed', 'purged'])));
-  return files!.n === 0;
+  return !facts.hasClips && !facts.footageWaiting;
+}
+
+/** Where the request's reel stands, from its facts. */
+export function progressFrom(request: Pick<RequestRow, 'eventId' | 'matchingState'>, facts: ReelFacts): ReelProgress {
+  if (!facts.hasFootage) return { fromFootage: false, state: null, previewUrl: null };
+  if (facts.previewKey) return { fromFootage: true, state: 'preview', previewUrl: mediaUrl(facts.previewKey) };
+  if (request.matchingState === 'no_consent') return { fromFootage: true, state: 'no_consent', previewUrl: null };
+  return { fromFootage: true, state: foundNowhere(request, facts) ? 'not_found' : 'finding', previewUrl: null };
+}
+
+export async function nothingFound(db: Db, request: Pick<RequestRow, 'id' | 'eventId' | 'matchingState'>): Promise<boolean> {
+  const facts = (await reelFactsOf(db, [request.id])).get(request.id);
+  return Boolean(facts && foundNowhere(request, facts));
 }
 
 export async function reelProgress(db: Db, request: RequestRow): Promise<ReelProgress> {
-  if (!(await eventHasFootage(db, request.eventId))) return { fromFootage: false, state: null, previewUrl: null };
-  const previewKey = await readyPreviewKey(db, request.id);
-  if (previewKey) return { fromFootage: true, state: 'preview', previewUrl: mediaUrl(previewKey) };
-  if (request.matchingState === 'no_consent') return { fromFootage: true, state: 'no_consent', previewUrl: null };
-  return { fromFootage: true, state: (await nothingFound(db, request)) ? 'not_found' : 'finding', previewUrl: null };
+  const facts = (await reelFactsOf(db, [request.id])).get(request.id);
+  return facts ? progressFrom(request, facts) : { fromFootage: false, state: null, previewUrl: null };
 }
 
 /**
@@ -112,11 +145,9 @@ export async function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' |
 
 /** The requests of a list that matching found nowhere (for the admin's request list). */
 export async function nothingFoundIds(db: Db, requests: Array<Pick<RequestRow, 'id' | 'eventId' | 'matchingState' | 'status'>>): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (const r of requests.filter((q) => q.status !== 'delivered' && q.eventId && (q.matchingState === 'ready' || q.matchingState === 'no_reference'))) {
-    if ((await eventHasFootage(db, r.eventId)) && (await nothingFound(db, r))) out.add(r.id);
-  }
-  return out;
+  const open = requests.filter((q) => q.status !== 'delivered');
+  const facts = await reelFactsOf(db, open.map((r) => r.id));
+  return new Set(open.filter((r) => { const f = facts.get(r.id); return f?.hasFootage && foundNowhere(r, f); }).map((r) => r.id));
 }
 
 /**

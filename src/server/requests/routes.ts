@@ -4,20 +4,17 @@ import { firstIssue, highlightRequestSchema } from '../../common/schemas';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
-import { paidRequestIds } from '../orders/queries';
 import { athleteProfileComplete, athleteProfileIncomplete } from '../profiles/athlete';
 import { reelProgress } from './reel-progress';
-import { createRequest, listRequests, RequestRejected, toRequestDto } from './service';
+import { familyRequests } from './family-requests';
+import { createRequest, RequestRejected, toRequestDto } from './service';
 
 export function requestRoutes(deps: AppDeps) {
   return new Hono<ViewerEnv>()
     .use(requireUser(deps.auth, deps.db))
     .get('/', async (c) => {
       c.header('Cache-Control', 'no-store');
-      const userId = c.var.viewer.userId;
-      const [rows, paid] = await Promise.all([listRequests(deps.db, userId), paidRequestIds(deps.db, userId)]);
-      const reels = await Promise.all(rows.map((r) => reelProgress(deps.db, r)));
-      return c.json(rows.map((r, i) => ({ ...toRequestDto(r), paid: paid.has(r.id), reel: reels[i]! })));
+      return c.json(await familyRequests(deps.db, c.var.viewer.userId));
     })
     .post('/', async (c) => {
       const raw: unknown = await c.req.json().catch(() => null);

@@ -1,6 +1,6 @@
 // Highlight-reel requests from athletes: validated against the event's games, one open request
 // per event, stored first and then mailed to the team.
-import { and, desc, eq, inArray, notExists } from 'drizzle-orm';
+import { and, eq, inArray, notExists } from 'drizzle-orm';
 import { REQUEST } from '../../common/dashboard-messages';
 import { ADMIN } from '../../common/admin-messages';
 import { audit } from '../audit/log';
@@ -37,10 +37,6 @@ export function toRequestDto(r: RequestRow) {
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
-}
-
-export function listRequests(db: Db, userId: string) {
-  return db.select().from(highlightRequests).where(eq(highlightRequests.userId, userId)).orderBy(desc(highlightRequests.createdAt));
 }
 
 export async function createRequest(

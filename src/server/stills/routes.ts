@@ -10,24 +10,14 @@ import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { namingContext, stillDownloadName } from '../media/download-names';
 import { serveStored } from '../media/serve';
-import { mediaUrl } from '../storage/keys';
-import { photoNumber, visibleStills } from './queries';
+import { familyStills, photoNumber } from './queries';
 
 export function stillRoutes(deps: AppDeps) {
   return new Hono<ViewerEnv>()
     .use(requireUser(deps.auth, deps.db))
     .get('/', async (c) => {
-      const rows = await visibleStills(deps.db, c.var.viewer.userId);
       c.header('Cache-Control', 'no-store');
-      return c.json(
-        rows.map((r) => ({
-          id: r.id,
-          url: mediaUrl(r.storageUrl)!,
-          downloadUrl: `/api/stills/${r.id}/download`,
-          originalFilename: r.originalFilename,
-          orderPosition: r.orderPosition,
-        })),
-      );
+      return c.json(await familyStills(deps.db, c.var.viewer.userId));
     })
     .get('/:id/download', async (c) => {
       const id = c.req.param('id');

@@ -4,6 +4,7 @@ import { THUMBNAIL_MAX_BYTES } from '../../common/constants';
 import { audit } from '../audit/log';
 import type { Viewer } from '../auth/session';
 import type { Db } from '../db/client';
+import { preparedQuery } from '../db/prepared';
 import { isUuid } from '../db/errors';
 import { userVideos } from '../db/schema';
 import { reencodeImage } from '../media/images';
@@ -34,15 +35,17 @@ export function toVideoDto(row: VideoRow) {
 export type VideoDto = ReturnType<typeof toVideoDto>;
 
 /** Visible, active videos of a user: newest first, horizontal before vertical. */
-export async function listVisibleVideos(db: Db, userId: string): Promise<VideoRow[]> {
-  return db
+const visibleVideosOf = preparedQuery((db) =>
+  db
     .select()
     .from(userVideos)
-    .where(and(eq(userVideos.userId, userId), eq(userVideos.isVisible, true), eq(userVideos.status, 'active')))
-    .orderBy(
-      sql`case when ${userVideos.height} > ${userVideos.width} then 1 else 0 end`,
-      desc(userVideos.createdAt),
-    );
+    .where(and(eq(userVideos.userId, sql.placeholder('userId')), eq(userVideos.isVisible, true), eq(userVideos.status, 'active')))
+    .orderBy(sql`case when ${userVideos.height} > ${userVideos.width} then 1 else 0 end`, desc(userVideos.createdAt))
+    .prepare('visible_videos_of_user'),
+);
+
+export async function listVisibleVideos(db: Db, userId: string): Promise<VideoRow[]> {
+  return visibleVideosOf(db).execute({ userId });
 }
 
 /** The video if `viewer` may watch it: the owner when it is visible and active, or an admin. */

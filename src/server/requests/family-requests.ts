@@ -1,0 +1,28 @@
+// The family's own requests as their dashboard shows them: each with whether it is paid and where
+// its reel stands, in one statement. Served alone by GET /api/requests and within GET /api/dashboard.
+import { desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { preparedQuery } from '../db/prepared';
+import { highlightRequests } from '../db/schema';
+import { progressFrom, reelFactColumns } from './reel-progress';
+import { toRequestDto } from './service';
+
+const requestsOfUser = preparedQuery((db) =>
+  db
+    .select({
+      request: highlightRequests,
+      // Paid: the request's completed order (one at most, orders_one_completed_per_request_idx).
+      paid: sql<boolean>`exists (select 1 from orders o where o.request_id = highlight_requests.id
+        and o.user_id = highlight_requests.user_id and o.status = 'completed')`,
+      ...reelFactColumns,
+    })
+    .from(highlightRequests)
+    .where(eq(highlightRequests.userId, sql.placeholder('userId')))
+    .orderBy(desc(highlightRequests.createdAt))
+    .prepare('family_requests_of_user'),
+);
+
+export async function familyRequests(db: Db, userId: string) {
+  const rows = await requestsOfUser(db).execute({ userId });
+  return rows.map(({ request, paid, ...facts }) => ({ ...toRequestDto(request), paid, reel: progressFrom(request, facts) }));
+}
