@@ -9,6 +9,7 @@ import { getViewer } from './auth/session';
 import { authRoutes } from './auth/routes';
 import { trustedOrigins } from './auth/auth';
 import { contactRoutes } from './contact/routes';
+import { dashboardRoutes } from './dashboard/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { eventRoutes } from './events/routes';
 import { mediaRoutes } from './media/routes';
@@ -39,6 +40,7 @@ export function createApi(deps: AppDeps) {
     .route('/account', accountRoutes(deps))
     .route('/contact', contactRoutes(deps))
     .route('/realtime', realtimeRoutes(deps))
+    .route('/dashboard', dashboardRoutes(deps))
     .route('/profile', profileRoutes(deps))
     .route('/events', eventRoutes(deps))
     .route('/requests', requestRoutes(deps))

@@ -35,7 +35,8 @@ let chicago: EventBody;
 
 beforeAll(async () => {
   app = await startTestApp({ rateLimitScale: 50 });
-  events = await jsonOf<EventBody[]>(await app.fetch('/api/events'));
+  const family = await createVerifiedUser(app);
+  events = await jsonOf<EventBody[]>(await app.fetch('/api/events', { cookie: family.cookie }));
   austin = events.find((e) => e.id === AUSTIN)!;
   chicago = events.find((e) => e.id === CHICAGO)!;
 });
@@ -56,6 +57,12 @@ async function expectRefused(user: User, json: unknown, status: number, code: st
 }
 
 describe('GET /api/events', () => {
+  it('is refused to a visitor with 401: the games and their matchups are for signed-in families', async () => {
+    const res = await app.fetch('/api/events');
+    expect(res.status).toBe(401);
+    expect(await jsonOf(res)).toMatchObject({ code: 'UNAUTHENTICATED', message: AUTH_REQUIRED.description });
+  });
+
   it('lists the two seeded events: Austin with its ten games in order, Chicago with none', async () => {
     expect(events.map((e) => e.id)).toEqual([AUSTIN, CHICAGO]);
     expect(austin).toMatchObject({ name: 'Austin Fall League', location: 'Austin, TX', dates: 'Oct 18-19' });

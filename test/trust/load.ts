@@ -42,7 +42,7 @@ function dashboards(t: Topology, base: string, families: Family[], seconds: numb
 }
 
 function publicPages(base: string, seconds: number, connections: number): Promise<CannonResult> {
-  return autocannon({ url: base, connections, duration: seconds, connectionRate: 2, timeout: 20, requests: ['/', '/auth', '/api/events', '/about'].map((path) => ({ method: 'GET', path })) });
+  return autocannon({ url: base, connections, duration: seconds, connectionRate: 2, timeout: 20, requests: ['/', '/auth', '/about'].map((path) => ({ method: 'GET', path })) });
 }
 
 /** Live-update streams held open; resolves once each said it is ready. */

@@ -4,8 +4,9 @@
 import { call, type Family } from './seed';
 import type { Topology } from './topology';
 
-export const DASHBOARD_ROUTES = ['/api/profile', '/api/videos', '/api/stills', '/api/requests', '/api/events'];
-export const PUBLIC_ROUTES = ['/', '/api/events', '/auth', '/api/health'];
+/** What the dashboard asks for on arrival: who is signed in, its data in one request, two cards of its own. */
+export const DASHBOARD_ROUTES = ['/api/account/me', '/api/dashboard', '/api/profile/face-matching', '/api/profile/support-visits'];
+export const PUBLIC_ROUTES = ['/', '/about', '/auth', '/api/health'];
 
 export interface TrafficReport {
   requests: number;

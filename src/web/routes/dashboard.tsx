@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ACCESS_DENIED, EMAIL_ALREADY_CONFIRMED, EMAIL_CONFIRMED, LABELS, SIGN_OUT_FAILED_DASHBOARD } from '../../common/messages';
 import { CHECKOUT, PROFILE } from '../../common/dashboard-messages';
+import { useDashboardArrival } from '../features/dashboard/arrival';
 import { AppHeader } from '../features/layout/app-header';
 import { useOrderBySession } from '../features/orders/api';
 import { OrderSummary } from '../features/orders/order-summary';
@@ -62,6 +63,20 @@ function useReturnToasts() {
   return order.data;
 }
 
+function LoadingDashboard() {
+  return (
+    <div className="flex min-h-[60dvh] items-center justify-center">
+      <Spinner label="Loading your dashboard..." />
+    </div>
+  );
+}
+
+/** Waits for the dashboard's data to arrive in one request before its parts ask for theirs. */
+function DashboardArrival() {
+  const ready = useDashboardArrival();
+  return ready ? <Dashboard /> : <LoadingDashboard />;
+}
+
 function Dashboard() {
   const profile = useProfile();
   const signOut = useSignOut(SIGN_OUT_FAILED_DASHBOARD);
@@ -70,13 +85,7 @@ function Dashboard() {
   const live = useLiveUpdates(me.data?.user?.id);
   const impersonating = Boolean(impersonationOf(me.data));
 
-  if (profile.isPending) {
-    return (
-      <div className="flex min-h-[60dvh] items-center justify-center">
-        <Spinner label="Loading your dashboard..." />
-      </div>
-    );
-  }
+  if (profile.isPending) return <LoadingDashboard />;
   if (profile.isError) {
     return (
       <p role="alert" className="p-10 text-center text-red-400">
@@ -128,7 +137,7 @@ export default function DashboardPage() {
         <div className="min-h-dvh bg-neutral-950 text-neutral-200">
           <AppHeader />
           <ImpersonationBanner />
-          <Dashboard />
+          <DashboardArrival />
         </div>
       )}
     </RequireUser>

@@ -2,12 +2,14 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { AthleteAge, ProfileEdit } from '../../../common/schemas';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { api, unwrap } from '../../lib/api';
+import { JUST_LOADED_MS } from '../../lib/freshness';
 import { uploadForm } from '../../lib/upload';
 import { refreshSession } from '../session/session';
 
 export const profileQuery = queryOptions({
   queryKey: ['profile'],
   queryFn: () => unwrap(api.profile.$get()),
+  staleTime: JUST_LOADED_MS,
 });
 
 export function useProfile() {

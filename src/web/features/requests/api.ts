@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { READY_REQUEST_POLL_MS } from '../../../common/constants';
 import { api, unwrap } from '../../lib/api';
+import { JUST_LOADED_MS } from '../../lib/freshness';
 
 export const eventsQuery = queryOptions({
   queryKey: ['events'],
@@ -11,6 +12,7 @@ export const eventsQuery = queryOptions({
 export const requestsQuery = queryOptions({
   queryKey: ['requests'],
   queryFn: () => unwrap(api.requests.$get()),
+  staleTime: JUST_LOADED_MS,
   // The spec's 10 s poll for a request turning ready; live updates usually arrive first.
   refetchInterval: READY_REQUEST_POLL_MS,
 });

@@ -6,12 +6,13 @@ import { ChevronLeft, ChevronRight, Download } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { DASHBOARD, MEDIA, PHOTO_VIEWER } from '../../../common/dashboard-messages';
 import { api, unwrap } from '../../lib/api';
+import { JUST_LOADED_MS } from '../../lib/freshness';
 import { Button } from '../../ui/button';
 import { Card, CardTitle } from '../../ui/card';
 import { Spinner } from '../../ui/spinner';
 import { PhotoViewer } from './photo-viewer';
 
-export const stillsQuery = queryOptions({ queryKey: ['stills'], queryFn: () => unwrap(api.stills.$get()) });
+export const stillsQuery = queryOptions({ queryKey: ['stills'], queryFn: () => unwrap(api.stills.$get()), staleTime: JUST_LOADED_MS });
 
 export function StillsCarousel() {
   const stills = useQuery(stillsQuery);

@@ -1,9 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { VideoDto } from '../../../server/videos/service';
 import { api, unwrap } from '../../lib/api';
+import { JUST_LOADED_MS } from '../../lib/freshness';
 import { uploadForm } from '../../lib/upload';
 
-export const videosQuery = queryOptions({ queryKey: ['videos'], queryFn: () => unwrap(api.videos.$get()) });
+export const videosQuery = queryOptions({ queryKey: ['videos'], queryFn: () => unwrap(api.videos.$get()), staleTime: JUST_LOADED_MS });
 export const useVideos = () => useQuery(videosQuery);
 
 export function useSaveThumbnail() {
