@@ -20,11 +20,13 @@
 // Options (environment): BENCH_UPLOAD_MB (default 500, the largest upload allowed),
 // BENCH_ROUNDS (default 1), BENCH_CHUNK_MB (default 8, as the dialog), BENCH_CLIENT (direct or
 // tus-js-client: only that one).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import * as tus from 'tus-js-client';
@@ -154,6 +156,51 @@ async function timeCopy(file: string): Promise<number> {
   const seconds = (performance.now() - t0) / 1000;
   fs.rmSync(copy);
   return fs.statSync(file).size / MB / seconds;
+}
+
+/**
+ * The same bytes through a bare TCP socket on loopback into a file, with nothing else: a Node
+ * process of its own (like the server) piping the socket into a file, this process sending the
+ * file in chunks of the upload's size. No HTTP, no framework, no checks: how fast any Node server
+ * could take an upload on this machine, measured in the same run as the copy.
+ */
+async function timeBareSocket(file: string): Promise<number> {
+  const target = `${file}.received`;
+  const receiver = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const net = require('node:net'), fs = require('node:fs');
+       const server = net.createServer((socket) => {
+         const out = fs.createWriteStream(process.argv[1], { highWaterMark: 4 << 20 });
+         socket.pipe(out);
+         out.on('close', () => { process.stdout.write('done\\n'); server.close(); });
+       }).listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));`,
+      target,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = readline.createInterface({ input: receiver.stdout! })[Symbol.asyncIterator]();
+  const port = Number((await lines.next()).value);
+  const size = fs.statSync(file).size;
+  const chunk = Buffer.alloc(CHUNK_MB * MB);
+  const handle = await fs.promises.open(file, 'r');
+  const t0 = performance.now();
+  const socket = net.connect(port, '127.0.0.1');
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  for (let at = 0; at < size; ) {
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - at), at);
+    // The buffer is read into again only once the socket has taken it.
+    await new Promise<void>((resolve, reject) => socket.write(chunk.subarray(0, bytesRead), (error) => (error ? reject(error) : resolve())));
+    at += bytesRead;
+  }
+  socket.end();
+  if ((await lines.next()).value !== 'done') throw new Error('the bare socket receiver did not finish');
+  const seconds = (performance.now() - t0) / 1000;
+  await handle.close();
+  if (fs.statSync(target).size !== size) throw new Error('the bare socket receiver stored a different size');
+  fs.rmSync(target);
+  return size / MB / seconds;
 }
 
 interface UploadRun {
@@ -310,12 +357,15 @@ async function main(): Promise<void> {
     const makeSeconds = (performance.now() - makeStart) / 1000;
 
     const copies: number[] = [];
+    const bare: number[] = [];
     const uploads: UploadRun[] = [];
     // `sync` before each measurement: what the one before left to write back does not land on it.
     const settle = () => execFileSync('sync');
     for (let round = 0; round < ROUNDS; round++) {
       settle();
       copies.push(await timeCopy(file));
+      settle();
+      bare.push(await timeBareSocket(file));
       for (const client of CLIENTS) {
         settle();
         uploads.push(await timeUpload(client, pid, { product, cookie: admin.cookie, athleteId: athlete.userId, file }));
@@ -337,6 +387,8 @@ async function main(): Promise<void> {
         `tus chunks of ${CHUNK_MB} MB; ${ROUNDS} round(s)`,
     );
     console.log(`  copy on disk (copyFile + fsync)  ${copies.map((c) => c.toFixed(0)).join(', ')} MB/s -> median ${copy.toFixed(0)} MB/s`);
+    const ceiling = median(bare) / copy;
+    console.log(`  bare socket into a file          ${bare.map((c) => c.toFixed(0)).join(', ')} MB/s -> ${ceiling.toFixed(2)}x the copy (no HTTP: what any Node server could reach here)`);
     for (const u of uploads) {
       console.log(
         `  tus upload, ${u.client.padEnd(13)}     ${u.mbPerSecond.toFixed(0)} MB/s; server RSS ${mb(u.before)} before, ` +
@@ -346,7 +398,7 @@ async function main(): Promise<void> {
     const met = ratio >= GOAL_RATIO && growth <= GOAL_GROWTH_MB * MB;
     console.log(
       `RESULT upload/copy throughput ${ratio.toFixed(2)}x with ${CLIENTS[0]} (goal >= ${GOAL_RATIO}x), server memory growth ${mb(growth)} ` +
-        `(goal <= ${GOAL_GROWTH_MB} MB): goal ${met ? 'MET' : 'NOT MET'}${others}; total ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        `(goal <= ${GOAL_GROWTH_MB} MB): goal ${met ? 'MET' : 'NOT MET'}${others}; bare socket ${ceiling.toFixed(2)}x, upload/bare ${(ratio / ceiling).toFixed(2)}; total ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
   } finally {
     await product.stop();
