@@ -27,7 +27,7 @@ export interface Config {
   rateLimitScale: number;
   /** Face index and footage (faces/): see the README's environment table. */
   faces: FaceSettings;
-  /** Unfinished admin uploads (http/admin-tus.ts). */
+  /** Unfinished admin uploads (uploads/admin-tus.ts). */
   uploads: UploadSettings;
   logMailLinks: boolean;
   /** The pause before a failed mail is retried the first time, in seconds (then doubling). */

@@ -11,7 +11,7 @@ import { openDatabase, type Database } from './db/client';
 import type { AppDeps } from './deps';
 import { RateLimiter } from './http/rate-limit';
 import { startAdminChannel } from './admin/channel';
-import { startUploadExpiry } from './http/admin-tus';
+import { startUploadExpiry } from './uploads/admin-tus';
 import { startWorker, stopWorker } from './background';
 import { JobQueue } from './jobs/queue';
 import { installFaceDataKey } from './faces/face-data-seal';

@@ -1,5 +1,5 @@
 // An admin's video upload in a real browser (issue 23): the dialog's tus-js-client sends 8 MB
-// chunks to the server's direct data path (http/tus-patch.ts). The uplink is slowed, and the
+// chunks to the server's direct data path (uploads/tus-patch.ts). The uplink is slowed, and the
 // server is killed half-way (a crash, a pulled plug) and started again: the browser's retries find
 // it back, the upload carries on from where the server says it stopped, and the original stored is
 // the picked file byte for byte. (Cutting the browser's network instead would not test the

@@ -1,4 +1,4 @@
-// The data path of an admin upload (http/tus-patch.ts, issue 23): a tus PATCH streamed from the
+// The data path of an admin upload (uploads/tus-patch.ts, issue 23): a tus PATCH streamed from the
 // raw Node request into the upload's file. Its protocol edges against the real server over real
 // HTTP: a wrong offset, a wrong content type, someone else's upload, more bytes than announced, a
 // connection dropped half-way and resumed, and two PATCHes to one upload at once. After each, the

@@ -1,4 +1,4 @@
-// Game footage uploads: the admin's resumable upload (http/admin-tus.ts) with the footage limit
+// Game footage uploads: the admin's resumable upload (uploads/admin-tus.ts) with the footage limit
 // (FOOTAGE_MAX_GB, several GB) instead of the reel's 500MB. A finished file that is a video
 // becomes a footage row of its game and camera, the original in storage, and a
 // 'faces.index-footage' job. A camera's name is used once per game: checked when the upload
@@ -17,7 +17,7 @@ import { audit } from '../audit/log';
 import { eventGames, footage } from '../db/schema';
 import { publishFootage } from '../faces/indexing';
 import type { Db } from '../db/client';
-import { createAdminTusUpload, tusRefusal } from '../http/admin-tus';
+import { createAdminTusUpload, tusRefusal } from '../uploads/admin-tus';
 import type { AppDeps } from '../deps';
 import { storageKeys } from '../storage/keys';
 

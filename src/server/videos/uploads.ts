@@ -1,4 +1,4 @@
-// Admins upload a video for an athlete resumably (http/admin-tus.ts: the admin check and the
+// Admins upload a video for an athlete resumably (uploads/admin-tus.ts: the admin check and the
 // 500MB limit before a byte is stored, DATA_DIR/uploads, only MP4, MOV or WebM by its structure). A
 // finished upload becomes a video row and the original in storage, and a 'media.process-video'
 // job takes it from there. See docs/decisions/0008.
@@ -12,7 +12,7 @@ import { hasControlCharacters } from '../../common/schemas';
 import type { Viewer } from '../auth/session';
 import { audit } from '../audit/log';
 import { highlightRequests, user, userVideos } from '../db/schema';
-import { createAdminTusUpload, tusRefusal } from '../http/admin-tus';
+import { createAdminTusUpload, tusRefusal } from '../uploads/admin-tus';
 import type { AppDeps } from '../deps';
 import { storageKeys } from '../storage/keys';
 

@@ -1,4 +1,4 @@
-// The data path of a resumable admin upload (http/admin-tus.ts): a tus PATCH of a known upload,
+// The data path of a resumable admin upload (uploads/admin-tus.ts): a tus PATCH of a known upload,
 // served from the raw Node request straight into the upload's file. @tus/server's own PATCH turns
 // the body into a web stream and back into a Node stream (@hono/node-server's Readable.toWeb, then
 // Readable.fromWeb) and through two Transforms; in Node 20 those conversions cost most of the

@@ -9,8 +9,8 @@
 // (`expireAbandonedUploads`, run by each server on its own disk), and the sizes one admin's
 // unfinished uploads announce may add up to UPLOAD_OPEN_GB_PER_ADMIN at most (a deferred length
 // counts as the kind's largest file). See docs/decisions/0008. A PATCH (the data) is served by
-// http/tus-patch.ts from the raw Node request when there is one, with the same checks and the same
-// finish; @tus/server serves the rest (docs/decisions/0020).
+// uploads/tus-patch.ts from the raw Node request when there is one, with the same checks and the
+// same finish; @tus/server serves the rest (docs/decisions/0020).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
