@@ -17,6 +17,7 @@ import { orderRoutes, promoRoutes } from './orders/routes';
 import { isLocalProvider, LOCAL_CHECKOUT_PATH } from './payments/local-provider';
 import { checkoutRoutes, localCheckoutRoutes, WEBHOOK_PATHS, webhookRoutes } from './payments/routes';
 import { profileRoutes } from './profiles/routes';
+import { matchAgainWithNewFaces } from './requests/reel-progress';
 import { requestRoutes } from './requests/routes';
 import { stillRoutes } from './stills/routes';
 import { videoRoutes } from './videos/routes';
@@ -41,7 +42,7 @@ export function createApi(deps: AppDeps) {
     .route('/contact', contactRoutes(deps))
     .route('/realtime', realtimeRoutes(deps))
     .route('/dashboard', dashboardRoutes(deps))
-    .route('/profile', profileRoutes(deps))
+    .route('/profile', profileRoutes(deps, { matchAgain: (userId) => matchAgainWithNewFaces(deps, userId) }))
     .route('/events', eventRoutes(deps))
     .route('/requests', requestRoutes(deps))
     .route('/videos', videoRoutes(deps))

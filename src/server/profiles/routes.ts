@@ -23,11 +23,19 @@ import {
 } from '../faces/references';
 import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
 import { athleteProfileComplete, athleteProfileIncomplete, finishAthleteProfile, requireCompleteAthleteProfile } from './athlete';
-import { matchAgainWithNewFaces } from '../requests/reel-progress';
 
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-export function profileRoutes(deps: AppDeps) {
+/**
+ * What the profile routes start elsewhere, wired in app.ts so that profiles/ does not import
+ * requests/: `matchAgain` looks again for the family's open requests that matching found nothing
+ * for, or could not run (requests/reel-progress.ts matchAgainWithNewFaces).
+ */
+export interface ProfileHooks {
+  matchAgain(userId: string): Promise<unknown>;
+}
+
+export function profileRoutes(deps: AppDeps, hooks: ProfileHooks) {
   // Face matching is biometric consent: the family's own act, never an admin's viewing as them.
   const familyOnly = refuseWhileImpersonating(FACE_MATCHING.familyOnly, FACE_MATCHING.title);
   const notFound = (c: Parameters<typeof apiError>[0]) => apiError(c, 404, 'USER_NOT_FOUND', PROFILE.notFound);
@@ -105,7 +113,7 @@ export function profileRoutes(deps: AppDeps) {
       if (body.consent && !(await athleteProfileComplete(deps.db, c.var.viewer.userId))) return athleteProfileIncomplete(c);
       const result = await setFaceMatchingConsent(deps, c.var.viewer.userId, body.consent);
       // A request that could not be matched without consent is looked for now.
-      if (result.consent) await matchAgainWithNewFaces(deps, c.var.viewer.userId);
+      if (result.consent) await hooks.matchAgain(c.var.viewer.userId);
       return c.json(result);
     })
     .post('/reference-photos', familyOnly, requireCompleteAthleteProfile(deps.db), uploadLimit(REFERENCE_MAX_BYTES + MULTIPART_OVERHEAD, FILE_TOO_LARGE_10MB), async (c) => {
@@ -115,7 +123,7 @@ export function profileRoutes(deps: AppDeps) {
       try {
         const added = await addReferencePhoto(deps, c.var.viewer.userId, photo);
         // A request matching found nothing for is looked for again with the new face.
-        await matchAgainWithNewFaces(deps, c.var.viewer.userId);
+        await hooks.matchAgain(c.var.viewer.userId);
         return c.json(added, 201);
       } catch (error) {
         if (error instanceof ReferenceRejected) return apiError(c, error.code === 'CONSENT_REQUIRED' || error.code === 'TOO_MANY' ? 409 : 422, error.code, error.message);
