@@ -1,11 +1,12 @@
 // The admin users list: search, filters, sort and paging done by the database, so the page stays
 // fast with tens of thousands of users (a trigram index on search_text, and one on the sort order;
 // migration 0004).
-import { and, asc, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { footage, highlightRequests, orders, reelRenders, user, userProfiles, userVideos } from '../db/schema';
-import { nothingFoundIds } from '../requests/reel-progress';
+import { preparedQuery } from '../db/prepared';
+import { highlightRequests, orders, user, userProfiles, userVideos } from '../db/schema';
+import { markedNothingFound, reelFactColumns, type ReelFacts } from '../requests/reel-progress';
 
 export const USER_FILTERS = ['submitted', 'approved', 'delivered'] as const;
 export type UserFilter = (typeof USER_FILTERS)[number];
@@ -45,22 +46,148 @@ function filterCondition(filters: UserFilter[]): SQL | undefined {
   return sets.length ? sql`${userProfiles.id} IN (${sql.join(sets, sql` UNION `)})` : undefined;
 }
 
+/** json_build_object of `fields` under their names (our own names, never input). */
+function jsonObject(fields: Record<string, SQLWrapper>): SQL {
+  return sql`json_build_object(${sql.join(
+    Object.entries(fields).map(([name, value]) => sql`${sql.raw(`'${name}'`)}, ${value}`),
+    sql`, `,
+  )})`;
+}
+
+/** A JSON array of `object` for each row of `from`, in `order`; [] when there is none. */
+function jsonList(object: SQL, from: SQL, order: SQL): SQL {
+  return sql`(select coalesce(json_agg(${object} order by ${order}), '[]'::json) ${from})`;
+}
+
+/** A request as the list shows it, with the facts its paid, reel and nothing-found marks come from. */
+interface RequestJson extends ReelFacts {
+  id: string;
+  status: (typeof highlightRequests.$inferSelect)['status'];
+  event: string;
+  games: string[];
+  createdAt: string;
+  eventId: string | null;
+  matchingState: string | null;
+  paid: boolean;
+  renderState: string | null;
+}
+
+interface VideoJson {
+  id: string;
+  title: string;
+  videoType: (typeof userVideos.$inferSelect)['videoType'];
+  createdAt: string;
+  isPaid: boolean;
+  isVisible: boolean;
+  requestId: string | null;
+  processingState: string;
+  processingProgress: number | null;
+  processingError: string | null;
+}
+
+/** A timestamp from JSON (PostgreSQL's own format) as the API writes dates. */
+const iso = (timestamp: string) => new Date(timestamp).toISOString();
+
 /**
- * For each request: whether its reel is made from the event's footage (the reel builder, whose
- * delivery follows payment and render by itself) and its latest render's state.
+ * The list's two statements: the count, and the page of profiles with each one's requests and
+ * videos as JSON (found by user_id through their indexes).
  */
-async function reelWork(db: Db, requests: Array<{ id: string; eventId: string | null }>) {
-  const eventIds = [...new Set(requests.flatMap((r) => (r.eventId ? [r.eventId] : [])))];
-  const [filmed, renders] = await Promise.all([
-    eventIds.length ? db.selectDistinct({ eventId: footage.eventId }).from(footage).where(inArray(footage.eventId, eventIds)) : [],
-    requests.length
-      ? db.select({ requestId: reelRenders.requestId, state: reelRenders.state }).from(reelRenders).where(inArray(reelRenders.requestId, requests.map((r) => r.id))).orderBy(desc(reelRenders.createdAt))
-      : [],
-  ]);
-  const withFootage = new Set(filmed.map((f) => f.eventId));
-  const latest = new Map<string, string>();
-  for (const r of renders) if (!latest.has(r.requestId)) latest.set(r.requestId, r.state);
-  return (r: { id: string; eventId: string | null }) => ({ fromFootage: Boolean(r.eventId && withFootage.has(r.eventId)), renderState: latest.get(r.id) ?? null });
+function usersPage(db: Db, where: SQL | undefined, offset: number | Placeholder) {
+  const page = db.$with('page').as(
+    db
+      .select({
+        id: userProfiles.id,
+        firstName: userProfiles.firstName,
+        lastName: userProfiles.lastName,
+        email: userProfiles.email,
+        phone: userProfiles.phone,
+        createdAt: userProfiles.createdAt,
+        sortLast: sql`lower(${userProfiles.lastName})`.as('sort_last'),
+        sortFirst: sql`lower(${userProfiles.firstName})`.as('sort_first'),
+      })
+      .from(userProfiles)
+      .where(where)
+      // The spec sorts by last name; first name and id keep the order stable across pages.
+      .orderBy(asc(sql`lower(${userProfiles.lastName})`), asc(sql`lower(${userProfiles.firstName})`), asc(userProfiles.id))
+      .limit(USERS_PAGE_SIZE)
+      .offset(offset),
+  );
+  const requests = jsonList(
+    jsonObject({
+      id: highlightRequests.id,
+      status: highlightRequests.status,
+      event: highlightRequests.event,
+      games: highlightRequests.games,
+      createdAt: highlightRequests.createdAt,
+      eventId: highlightRequests.eventId,
+      matchingState: highlightRequests.matchingState,
+      // Paid: the owner's completed order (one at most, orders_one_completed_per_request_idx).
+      paid: sql`exists (select 1 from orders o where o.request_id = highlight_requests.id
+        and o.user_id = highlight_requests.user_id and o.status = 'completed')`,
+      // The latest render, whatever its state (reel_renders_request_idx, read backwards).
+      renderState: sql`(select r.state from reel_renders r where r.request_id = highlight_requests.id
+        order by r.created_at desc limit 1)`,
+      ...reelFactColumns,
+    }),
+    sql`from ${highlightRequests} where ${highlightRequests.userId} = ${page.id}`,
+    sql`${highlightRequests.createdAt} desc`,
+  );
+  const videos = jsonList(
+    jsonObject({
+      id: userVideos.id,
+      title: userVideos.videoTitle,
+      videoType: userVideos.videoType,
+      createdAt: userVideos.createdAt,
+      isPaid: userVideos.isPaid,
+      isVisible: userVideos.isVisible,
+      requestId: userVideos.requestId,
+      processingState: userVideos.processingState,
+      processingProgress: userVideos.processingProgress,
+      processingError: userVideos.processingError,
+    }),
+    sql`from ${userVideos} where ${userVideos.userId} = ${page.id}`,
+    sql`${userVideos.createdAt} desc`,
+  );
+  return {
+    count: db.select({ total: sql<number>`count(*)::int` }).from(userProfiles).where(where),
+    people: db
+      .with(page)
+      .select({
+        id: page.id,
+        firstName: page.firstName,
+        lastName: page.lastName,
+        email: page.email,
+        phone: page.phone,
+        createdAt: page.createdAt,
+        requests: sql<RequestJson[]>`${requests}`,
+        videos: sql<VideoJson[]>`${videos}`,
+      })
+      .from(page)
+      .orderBy(page.sortLast, page.sortFirst, page.id),
+  };
+}
+
+/**
+ * The list as it opens (no search, no filter) as prepared statements: building this query took
+ * more of the server's time than running it. A search or filter builds its own each time.
+ */
+const openingPage = preparedQuery((db) => {
+  const { count, people } = usersPage(db, undefined, sql.placeholder('offset'));
+  return { count: count.prepare('admin_users_count'), people: people.prepare('admin_users_page') };
+});
+
+/**
+ * Both at once, the count on a connection of its own (it reads every matching profile). Each
+ * statement is a round trip and a fixed cost in this process: that, five times in a row, was most
+ * of what the list cost, not the database's work (issue 23).
+ */
+function countAndPage(db: Db, where: SQL | undefined, offset: number) {
+  if (where) {
+    const { count, people } = usersPage(db, where, offset);
+    return Promise.all([count, people]);
+  }
+  const { count, people } = openingPage(db);
+  return Promise.all([count.execute(), people.execute({ offset })]);
 }
 
 export async function listUsers(db: Db, query: UsersQuery) {
@@ -69,44 +196,10 @@ export async function listUsers(db: Db, query: UsersQuery) {
     query.q ? sql`${userProfiles}.search_text LIKE ${containing(query.q)} ESCAPE '\\'` : undefined,
     filterCondition(query.filters),
   );
-  const [{ total }] = (await db.select({ total: sql<number>`count(*)::int` }).from(userProfiles).where(where)) as [{ total: number }];
-  const people = await db
-    .select({
-      id: userProfiles.id,
-      firstName: userProfiles.firstName,
-      lastName: userProfiles.lastName,
-      email: userProfiles.email,
-      phone: userProfiles.phone,
-      createdAt: userProfiles.createdAt,
-    })
-    .from(userProfiles)
-    .where(where)
-    // The spec sorts by last name; first name and id keep the order stable across pages.
-    .orderBy(asc(sql`lower(${userProfiles.lastName})`), asc(sql`lower(${userProfiles.firstName})`), asc(userProfiles.id))
-    .limit(USERS_PAGE_SIZE)
-    .offset((query.page - 1) * USERS_PAGE_SIZE);
-
-  const ids = people.map((p) => p.id);
-  const [requests, videos, paidOrders] = ids.length
-    ? await Promise.all([
-        db
-          .select()
-          .from(highlightRequests)
-          .where(inArray(highlightRequests.userId, ids))
-          .orderBy(desc(highlightRequests.createdAt)),
-        db.select().from(userVideos).where(inArray(userVideos.userId, ids)).orderBy(desc(userVideos.createdAt)),
-        db
-          .select({ requestId: orders.requestId })
-          .from(orders)
-          .where(and(inArray(orders.userId, ids), eq(orders.status, 'completed'))),
-      ])
-    : [[], [], []];
-  const paid = new Set(paidOrders.map((o) => o.requestId));
-  const work = await reelWork(db, requests);
-  const nothing = await nothingFoundIds(db, requests);
+  const [[counted], people] = await countAndPage(db, where, (query.page - 1) * USERS_PAGE_SIZE);
 
   return {
-    total,
+    total: counted!.total,
     page: query.page,
     pageSize: USERS_PAGE_SIZE,
     users: people.map((p) => ({
@@ -116,23 +209,18 @@ export async function listUsers(db: Db, query: UsersQuery) {
       email: p.email,
       phone: p.phone,
       createdAt: p.createdAt.toISOString(),
-      requests: requests
-        .filter((r) => r.userId === p.id)
-        .map((r) => ({ id: r.id, status: r.status, event: r.event, games: r.games, createdAt: r.createdAt.toISOString(), paid: paid.has(r.id), ...work(r), nothingFound: nothing.has(r.id) })),
-      videos: videos
-        .filter((v) => v.userId === p.id)
-        .map((v) => ({
-          id: v.id,
-          title: v.videoTitle,
-          videoType: v.videoType,
-          createdAt: v.createdAt.toISOString(),
-          isPaid: v.isPaid,
-          isVisible: v.isVisible,
-          requestId: v.requestId,
-          processingState: v.processingState,
-          processingProgress: v.processingProgress,
-          processingError: v.processingError,
-        })),
+      requests: p.requests.map((r) => ({
+        id: r.id,
+        status: r.status,
+        event: r.event,
+        games: r.games,
+        createdAt: iso(r.createdAt),
+        paid: r.paid,
+        fromFootage: r.hasFootage,
+        renderState: r.renderState,
+        nothingFound: markedNothingFound(r, r),
+      })),
+      videos: p.videos.map((v) => ({ ...v, createdAt: iso(v.createdAt) })),
     })),
   };
 }

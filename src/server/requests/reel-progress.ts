@@ -143,11 +143,9 @@ export async function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' |
   return true;
 }
 
-/** The requests of a list that matching found nowhere (for the admin's request list). */
-export async function nothingFoundIds(db: Db, requests: Array<Pick<RequestRow, 'id' | 'eventId' | 'matchingState' | 'status'>>): Promise<Set<string>> {
-  const open = requests.filter((q) => q.status !== 'delivered');
-  const facts = await reelFactsOf(db, open.map((r) => r.id));
-  return new Set(open.filter((r) => { const f = facts.get(r.id); return f?.hasFootage && foundNowhere(r, f); }).map((r) => r.id));
+/** The admin's "nothing found" mark on a request of a reel from footage, until it is delivered. */
+export function markedNothingFound(request: Pick<RequestRow, 'status' | 'eventId' | 'matchingState'>, facts: ReelFacts): boolean {
+  return request.status !== 'delivered' && facts.hasFootage && foundNowhere(request, facts);
 }
 
 /**
