@@ -12,7 +12,7 @@ import { appearances, athleteReferences, eventGames, faceTracks, footage, highli
 import type { AppDeps } from '../deps';
 import type { JobHandler } from '../jobs/queue';
 import { announceNothingFound } from '../requests/reel-progress';
-import { decodeEmbeddings } from './embeddings';
+import { base64Of, decodeBase64Embeddings, decodeEmbeddings } from './embeddings';
 import { faceDistance } from './engine';
 import { rankNumbers } from './jersey';
 
@@ -126,14 +126,14 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
           samples: faceTracks.samples,
           faceHeight: faceTracks.faceHeight,
           quality: faceTracks.quality,
-          embeddings: faceTracks.embeddings,
+          embeddings: base64Of(faceTracks.embeddings),
           jerseyNumber: faceTracks.jerseyNumber,
         })
         .from(faceTracks)
         .where(and(inArray(faceTracks.footageId, files.map((f) => f.id)), sql`length(${faceTracks.embeddings}) > 0`))
     : [];
   const proposals = proposeAppearances(
-    tracks.map((t) => ({ ...t, embeddings: decodeEmbeddings(t.embeddings) })),
+    tracks.map((t) => ({ ...t, embeddings: decodeBase64Embeddings(t.embeddings) })),
     files,
     refs,
     allOtherRefs,
