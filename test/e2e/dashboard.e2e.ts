@@ -65,7 +65,7 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   // Escape ends it as Done would.
   await page.keyboard.press('Escape');
   await page.getByText(TUTORIAL.steps[1]!.title).waitFor({ state: 'detached' });
-  // The page's data arrives in one request; the five parts it fills do not ask again on arrival.
+  // The page's data arrives in one request; the parts it fills do not ask again on arrival.
   const asked: string[] = [];
   const onRequest = (r: { url(): string }) => asked.push(new URL(r.url()).pathname);
   page.on('request', onRequest);
@@ -74,7 +74,7 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   await page.getByText(REQUEST.formIntro).waitFor();
   page.off('request', onRequest);
   expect(asked.filter((p) => p === '/api/dashboard')).toHaveLength(1);
-  expect(asked.filter((p) => ['/api/profile', '/api/videos', '/api/stills', '/api/requests', '/api/events'].includes(p))).toEqual([]);
+  expect(asked.filter((p) => ['/api/profile', '/api/videos', '/api/stills', '/api/requests', '/api/events', '/api/profile/face-matching', '/api/profile/support-visits'].includes(p))).toEqual([]);
   expect(await page.getByText(TUTORIAL.steps[0]!.title).count()).toBe(0);
 
   // Avatar: pick, reposition (zoom), save; then re-crop from the kept original.

@@ -12,7 +12,15 @@ import { jar } from '../support/two-factor';
 
 type User = Awaited<ReturnType<typeof createVerifiedUser>>;
 type Dashboard = { profile: { id: string }; videos: Array<{ id: string }>; stills: Array<{ id: string }>; requests: Array<{ id: string; paid: boolean }>; events: unknown[] };
-const PARTS = { profile: '/api/profile', videos: '/api/videos', stills: '/api/stills', requests: '/api/requests', events: '/api/events' } as const;
+const PARTS = {
+  profile: '/api/profile',
+  videos: '/api/videos',
+  stills: '/api/stills',
+  requests: '/api/requests',
+  events: '/api/events',
+  faceMatching: '/api/profile/face-matching',
+  supportVisits: '/api/profile/support-visits',
+} as const;
 
 let app: TestApp;
 let ava: User;
@@ -84,5 +92,9 @@ describe('GET /api/dashboard', () => {
     expect(seen.profile.id).toBe(ava.userId);
     expect(seen.requests).toHaveLength(2);
     await app.fetch('/api/auth/impersonation/stop', { method: 'POST', cookie: viewing });
+    // The family then sees the visit on their dashboard, as the card's own route says it.
+    const after = await jsonOf<Dashboard & { supportVisits: unknown[] }>(await dashboardOf(ava.cookie));
+    expect(after.supportVisits).toHaveLength(1);
+    expect(after.supportVisits).toEqual(await jsonOf(await app.fetch('/api/profile/support-visits', { cookie: ava.cookie })));
   });
 });

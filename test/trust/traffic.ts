@@ -4,8 +4,8 @@
 import { call, type Family } from './seed';
 import type { Topology } from './topology';
 
-/** What the dashboard asks for on arrival: who is signed in, its data in one request, two cards of its own. */
-export const DASHBOARD_ROUTES = ['/api/account/me', '/api/dashboard', '/api/profile/face-matching', '/api/profile/support-visits'];
+/** What the dashboard asks for on arrival: who is signed in, and its data in one request. */
+export const DASHBOARD_ROUTES = ['/api/account/me', '/api/dashboard'];
 export const PUBLIC_ROUTES = ['/', '/about', '/auth', '/api/health'];
 
 export interface TrafficReport {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { highlightRequests, orders, user, userProfiles, userVideos } from '../db/schema';
+import { requestPaidColumn } from '../orders/queries';
 import { markedNothingFound, reelFactColumns, type ReelFacts } from '../requests/reel-progress';
 
 export const USER_FILTERS = ['submitted', 'approved', 'delivered'] as const;
@@ -121,9 +122,7 @@ function usersPage(db: Db, where: SQL | undefined, offset: number | Placeholder)
       createdAt: highlightRequests.createdAt,
       eventId: highlightRequests.eventId,
       matchingState: highlightRequests.matchingState,
-      // Paid: the owner's completed order (one at most, orders_one_completed_per_request_idx).
-      paid: sql`exists (select 1 from orders o where o.request_id = highlight_requests.id
-        and o.user_id = highlight_requests.user_id and o.status = 'completed')`,
+      paid: requestPaidColumn,
       // The latest render, whatever its state (reel_renders_request_idx, read backwards).
       renderState: sql`(select r.state from reel_renders r where r.request_id = highlight_requests.id
         order by r.created_at desc limit 1)`,

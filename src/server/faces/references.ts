@@ -185,11 +185,18 @@ export async function setFaceMatchingConsent(deps: Deps, userId: string, consent
  */
 export type HeadshotState = 'usable' | 'unusable' | 'missing' | 'off';
 
-export async function faceMatchingReadiness(deps: Pick<AppDeps, 'db'>, userId: string): Promise<{ consent: boolean; headshot: HeadshotState; usablePhotos: number }> {
-  const [profile] = await deps.db
-    .select({ consent: userProfiles.faceMatchConsentAt, avatar: userProfiles.avatarUrl, original: userProfiles.originalAvatarUrl })
-    .from(userProfiles)
-    .where(eq(userProfiles.id, userId));
+export async function faceMatchingReadiness(
+  deps: Pick<AppDeps, 'db'>,
+  userId: string,
+  /** The profile's consent and headshot, when the caller has just read them. */
+  known?: { faceMatchConsentAt: Date | null; avatarUrl: string | null; originalAvatarUrl: string | null },
+): Promise<{ consent: boolean; headshot: HeadshotState; usablePhotos: number }> {
+  const [profile] = known
+    ? [{ consent: known.faceMatchConsentAt, avatar: known.avatarUrl, original: known.originalAvatarUrl }]
+    : await deps.db
+        .select({ consent: userProfiles.faceMatchConsentAt, avatar: userProfiles.avatarUrl, original: userProfiles.originalAvatarUrl })
+        .from(userProfiles)
+        .where(eq(userProfiles.id, userId));
   if (!profile?.consent) return { consent: false, headshot: 'off', usablePhotos: 0 };
   const refs = await deps.db
     .select({ source: athleteReferences.source })

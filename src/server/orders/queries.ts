@@ -54,3 +54,11 @@ export async function paidRequestIds(db: Db, userId: string): Promise<Set<string
     .where(and(eq(orders.userId, userId), eq(orders.status, 'completed'), isNotNull(orders.requestId)));
   return new Set(rows.map((r) => r.requestId!));
 }
+
+/**
+ * Whether a request is paid, as a column of a query on highlight_requests: its owner's completed
+ * order (one at most, orders_one_completed_per_request_idx). Written out with its tables, as
+ * drizzle leaves a column in a subquery unqualified.
+ */
+export const requestPaidColumn = sql<boolean>`exists (select 1 from orders o where o.request_id = highlight_requests.id
+  and o.user_id = highlight_requests.user_id and o.status = 'completed')`;

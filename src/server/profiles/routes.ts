@@ -13,14 +13,13 @@ import { fileField, readForm, uploadLimit } from '../http/uploads';
 import { imageRejection } from '../media/images';
 import {
   addReferencePhoto,
-  faceMatchingReadiness,
-  listReferencePhotos,
   REFERENCE_MAX_BYTES,
   ReferenceRejected,
   refreshHeadshotReference,
   removeReferencePhoto,
   setFaceMatchingConsent,
 } from '../faces/references';
+import { faceMatchingState } from './face-matching-state';
 import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
 import { athleteProfileComplete, athleteProfileIncomplete, finishAthleteProfile, requireCompleteAthleteProfile } from './athlete';
 
@@ -93,18 +92,7 @@ export function profileRoutes(deps: AppDeps, hooks: ProfileHooks) {
       const row = await getProfile(deps.db, c.var.viewer.userId);
       if (!row) return notFound(c);
       c.header('Cache-Control', 'no-store');
-      const readiness = await faceMatchingReadiness(deps, c.var.viewer.userId);
-      return c.json({
-        consent: Boolean(row.faceMatchConsentAt),
-        consentAt: row.faceMatchConsentAt?.toISOString() ?? null,
-        // Who agreed: the account holder themselves (false for a consent older than that record).
-        consentByAccountHolder: Boolean(row.faceMatchConsentAt) && row.faceMatchConsentBy === c.var.viewer.userId,
-        // Whether the headshot can be used, and how many reference photos can (faces/references.ts).
-        headshot: readiness.headshot,
-        headshotUsable: readiness.headshot === 'usable',
-        usablePhotos: readiness.usablePhotos,
-        photos: await listReferencePhotos(deps, c.var.viewer.userId),
-      });
+      return c.json(await faceMatchingState(deps, row, c.var.viewer.userId));
     })
     .put('/face-matching', familyOnly, async (c) => {
       const body = (await c.req.json().catch(() => null)) as { consent?: unknown } | null;

@@ -4,6 +4,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { highlightRequests } from '../db/schema';
+import { requestPaidColumn } from '../orders/queries';
 import { progressFrom, reelFactColumns } from './reel-progress';
 import { toRequestDto } from './service';
 
@@ -11,9 +12,7 @@ const requestsOfUser = preparedQuery((db) =>
   db
     .select({
       request: highlightRequests,
-      // Paid: the request's completed order (one at most, orders_one_completed_per_request_idx).
-      paid: sql<boolean>`exists (select 1 from orders o where o.request_id = highlight_requests.id
-        and o.user_id = highlight_requests.user_id and o.status = 'completed')`,
+      paid: requestPaidColumn,
       ...reelFactColumns,
     })
     .from(highlightRequests)

@@ -1,10 +1,12 @@
-// The dashboard's first load: one GET /api/dashboard fills the caches of its five parts (profile,
-// reels, photos, requests, events), each then refreshed alone through its own route. One request
-// and one session check instead of five.
+// The dashboard's first load: one GET /api/dashboard fills the caches of its parts (profile, reels,
+// photos, requests, events, the face matching card, support visits), each then refreshed alone
+// through its own route. One request and one session check instead of seven.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../lib/api';
 import { profileQuery } from '../profile/api';
+import { FACE_MATCHING_KEY } from '../profile/face-matching';
+import { SUPPORT_VISITS_KEY } from '../profile/support-visits';
 import { eventsQuery, requestsQuery } from '../requests/api';
 import { stillsQuery } from '../stills/stills-carousel';
 import { videosQuery } from '../videos/api';
@@ -25,6 +27,8 @@ export function useDashboardArrival(): boolean {
       queryClient.setQueryData(stillsQuery.queryKey, parts.stills);
       queryClient.setQueryData(requestsQuery.queryKey, parts.requests);
       queryClient.setQueryData(eventsQuery.queryKey, parts.events);
+      queryClient.setQueryData(FACE_MATCHING_KEY, parts.faceMatching);
+      queryClient.setQueryData(SUPPORT_VISITS_KEY, parts.supportVisits);
       return true;
     },
     enabled: !cached,

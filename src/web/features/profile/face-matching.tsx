@@ -6,6 +6,7 @@ import { useRef, useState } from 'react';
 import { FACE_MATCHING, headshotNote } from '../../../common/dashboard-messages';
 import { requestJson } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
+import { JUST_LOADED_MS } from '../../lib/freshness';
 import { notify } from '../../lib/toast';
 import { uploadForm } from '../../lib/upload';
 import { Button } from '../../ui/button';
@@ -24,7 +25,7 @@ interface FaceMatchingState {
   photos: Array<{ id: string; url: string | null; createdAt: string }>;
 }
 
-const KEY = ['profile', 'face-matching'];
+export const FACE_MATCHING_KEY = ['profile', 'face-matching'];
 const MAX_PHOTOS = 5;
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' });
@@ -32,15 +33,15 @@ const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateS
 /** familyOnly: an admin viewing the site as the family sees the choice but cannot make it. */
 export function FaceMatchingCard({ hasHeadshot, familyOnly = false }: { hasHeadshot: boolean; familyOnly?: boolean }) {
   const queryClient = useQueryClient();
-  const state = useQuery({ queryKey: KEY, queryFn: () => requestJson<FaceMatchingState>('/api/profile/face-matching') });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
+  const state = useQuery({ queryKey: FACE_MATCHING_KEY, queryFn: () => requestJson<FaceMatchingState>('/api/profile/face-matching'), staleTime: JUST_LOADED_MS });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: FACE_MATCHING_KEY });
   // The choice as clicked, until the server has answered: set in the click's own render, so the
   // box never flips back while the request is on its way.
   const [choice, setChoice] = useState<boolean | null>(null);
   const consent = useMutation({
     mutationFn: (value: boolean) => requestJson<{ consent: boolean; headshotUsable: boolean }>('/api/profile/face-matching', { method: 'PUT', json: { consent: value } }),
     onSuccess: (result) => {
-      queryClient.setQueryData<FaceMatchingState>(KEY, (old) => old && { ...old, consent: result.consent });
+      queryClient.setQueryData<FaceMatchingState>(FACE_MATCHING_KEY, (old) => old && { ...old, consent: result.consent });
       notify.success({ title: result.consent ? FACE_MATCHING.on : FACE_MATCHING.withdrawn, description: '' });
       if (result.consent && hasHeadshot && !result.headshotUsable) notify.info({ title: FACE_MATCHING.title, description: FACE_MATCHING.headshotUnusable });
     },

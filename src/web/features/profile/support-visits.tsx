@@ -2,14 +2,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
 import { api, unwrap } from '../../lib/api';
+import { JUST_LOADED_MS } from '../../lib/freshness';
 import { Card, CardTitle } from '../../ui/card';
+
+export const SUPPORT_VISITS_KEY = ['profile', 'support-visits'];
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { timeStyle: 'short' });
 const minutes = (from: string, to: string) => Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
 
 export function SupportVisits() {
-  const visits = useQuery({ queryKey: ['profile', 'support-visits'], queryFn: () => unwrap(api.profile['support-visits'].$get()) });
+  const visits = useQuery({ queryKey: SUPPORT_VISITS_KEY, queryFn: () => unwrap(api.profile['support-visits'].$get()), staleTime: JUST_LOADED_MS });
   if (!visits.data?.length) return null;
   return (
     <Card>
