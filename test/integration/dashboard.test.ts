@@ -11,7 +11,15 @@ import { jsonOf } from '../support/http';
 import { jar } from '../support/two-factor';
 
 type User = Awaited<ReturnType<typeof createVerifiedUser>>;
-type Dashboard = { profile: { id: string }; videos: Array<{ id: string }>; stills: Array<{ id: string }>; requests: Array<{ id: string; paid: boolean }>; events: unknown[] };
+type Dashboard = {
+  profile: { id: string };
+  videos: Array<{ id: string }>;
+  stills: Array<{ id: string }>;
+  requests: Array<{ id: string; paid: boolean }>;
+  events: unknown[];
+  faceMatching: unknown;
+  supportVisits: unknown[];
+};
 const PARTS = {
   profile: '/api/profile',
   videos: '/api/videos',
@@ -93,7 +101,7 @@ describe('GET /api/dashboard', () => {
     expect(seen.requests).toHaveLength(2);
     await app.fetch('/api/auth/impersonation/stop', { method: 'POST', cookie: viewing });
     // The family then sees the visit on their dashboard, as the card's own route says it.
-    const after = await jsonOf<Dashboard & { supportVisits: unknown[] }>(await dashboardOf(ava.cookie));
+    const after = await jsonOf<Dashboard>(await dashboardOf(ava.cookie));
     expect(after.supportVisits).toHaveLength(1);
     expect(after.supportVisits).toEqual(await jsonOf(await app.fetch('/api/profile/support-visits', { cookie: ava.cookie })));
   });

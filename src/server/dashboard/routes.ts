@@ -9,6 +9,7 @@ import { requireUser, type ViewerEnv } from '../auth/session';
 import { supportVisits } from '../auth/support-visits';
 import type { AppDeps } from '../deps';
 import { listActiveEvents } from '../events/routes';
+import { referenceFacts } from '../faces/references';
 import { apiError } from '../http/errors';
 import { faceMatchingState } from '../profiles/face-matching-state';
 import { getProfile, toProfileDto } from '../profiles/service';
@@ -20,13 +21,14 @@ export function dashboardRoutes(deps: AppDeps) {
   return new Hono<ViewerEnv>().use(requireUser(deps.auth, deps.db)).get('/', async (c) => {
     const { db } = deps;
     const userId = c.var.viewer.userId;
-    const [profile, videos, stills, requests, events, visits] = await Promise.all([
+    const [profile, videos, stills, requests, events, visits, references] = await Promise.all([
       getProfile(db, userId),
       listVisibleVideos(db, userId),
       familyStills(db, userId),
       familyRequests(db, userId),
       listActiveEvents(db),
       supportVisits(db, userId),
+      referenceFacts(deps, userId),
     ]);
     if (!profile) return apiError(c, 404, 'USER_NOT_FOUND', PROFILE.notFound);
     c.header('Cache-Control', 'no-store');
@@ -36,7 +38,7 @@ export function dashboardRoutes(deps: AppDeps) {
       stills,
       requests,
       events,
-      faceMatching: await faceMatchingState(deps, profile, userId),
+      faceMatching: faceMatchingState(profile, references, userId),
       supportVisits: visits,
     });
   });

@@ -3,11 +3,12 @@
 // descriptor (and those of any reference photos), turning it off deletes every descriptor and
 // every proposed clip of the athlete's open requests. A reference photo is checked the moment it
 // arrives: one face, big and sharp enough, or a plain answer saying what is wrong.
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { REFERENCE_PHOTO_MAX_BYTES } from '../../common/constants';
 import { FACE_MATCHING } from '../../common/dashboard-messages';
 import { appearances, athleteReferences, faceTracks, highlightRequests, userProfiles } from '../db/schema';
+import { preparedQuery } from '../db/prepared';
 import type { AppDeps } from '../deps';
 import { reencodeImage } from '../media/images';
 import { mediaUrl, storageKeys } from '../storage/keys';
@@ -73,12 +74,7 @@ async function whileConsented(deps: Pick<AppDeps, 'db'>, userId: string, write: 
 }
 
 export async function listReferencePhotos(deps: Pick<AppDeps, 'db'>, userId: string) {
-  const rows = await deps.db
-    .select()
-    .from(athleteReferences)
-    .where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'photo')))
-    .orderBy(asc(athleteReferences.createdAt));
-  return rows.map((r) => ({ id: r.id, url: mediaUrl(r.photoKey), createdAt: r.createdAt.toISOString() }));
+  return photosFrom(await referenceFacts(deps, userId));
 }
 
 export async function addReferencePhoto(deps: Deps, userId: string, bytes: Buffer) {
@@ -185,23 +181,41 @@ export async function setFaceMatchingConsent(deps: Deps, userId: string, consent
  */
 export type HeadshotState = 'usable' | 'unusable' | 'missing' | 'off';
 
-export async function faceMatchingReadiness(
-  deps: Pick<AppDeps, 'db'>,
-  userId: string,
-  /** The profile's consent and headshot, when the caller has just read them. */
-  known?: { faceMatchConsentAt: Date | null; avatarUrl: string | null; originalAvatarUrl: string | null },
-): Promise<{ consent: boolean; headshot: HeadshotState; usablePhotos: number }> {
-  const [profile] = known
-    ? [{ consent: known.faceMatchConsentAt, avatar: known.avatarUrl, original: known.originalAvatarUrl }]
-    : await deps.db
-        .select({ consent: userProfiles.faceMatchConsentAt, avatar: userProfiles.avatarUrl, original: userProfiles.originalAvatarUrl })
-        .from(userProfiles)
-        .where(eq(userProfiles.id, userId));
-  if (!profile?.consent) return { consent: false, headshot: 'off', usablePhotos: 0 };
-  const refs = await deps.db
-    .select({ source: athleteReferences.source })
+type HeadshotOf = { faceMatchConsentAt: Date | null; avatarUrl: string | null; originalAvatarUrl: string | null };
+/** A user's reference faces as readiness and the photo list need them: `usable` when a descriptor was taken. */
+export type ReferenceFact = { id: string; source: string; photoKey: string | null; createdAt: Date; usable: boolean };
+
+/** All of a user's references, oldest first, in one read (prepared: the dashboard asks on every visit). */
+const referenceFactsOf = preparedQuery((db) =>
+  db
+    .select({ id: athleteReferences.id, source: athleteReferences.source, photoKey: athleteReferences.photoKey, createdAt: athleteReferences.createdAt, usable: sql<boolean>`${athleteReferences.embedding} is not null` })
     .from(athleteReferences)
-    .where(and(eq(athleteReferences.userId, userId), isNotNull(athleteReferences.embedding)));
-  const headshot: HeadshotState = refs.some((r) => r.source === 'headshot') ? 'usable' : profile.avatar || profile.original ? 'unusable' : 'missing';
-  return { consent: true, headshot, usablePhotos: refs.filter((r) => r.source === 'photo').length };
+    .where(eq(athleteReferences.userId, sql.placeholder('userId')))
+    .orderBy(asc(athleteReferences.createdAt))
+    .prepare('reference_facts_of_user'),
+);
+export function referenceFacts(deps: Pick<AppDeps, 'db'>, userId: string): Promise<ReferenceFact[]> {
+  return referenceFactsOf(deps.db).execute({ userId });
+}
+
+export function readinessFrom(profile: HeadshotOf, refs: ReferenceFact[]): { consent: boolean; headshot: HeadshotState; usablePhotos: number } {
+  if (!profile.faceMatchConsentAt) return { consent: false, headshot: 'off', usablePhotos: 0 };
+  const usable = refs.filter((r) => r.usable);
+  const headshot: HeadshotState = usable.some((r) => r.source === 'headshot') ? 'usable' : profile.avatarUrl || profile.originalAvatarUrl ? 'unusable' : 'missing';
+  return { consent: true, headshot, usablePhotos: usable.filter((r) => r.source === 'photo').length };
+}
+
+/** The reference photos (not the headshot) as the card lists them. */
+export const photosFrom = (refs: ReferenceFact[]) =>
+  refs.filter((r) => r.source === 'photo').map((r) => ({ id: r.id, url: mediaUrl(r.photoKey), createdAt: r.createdAt.toISOString() }));
+
+export async function faceMatchingReadiness(deps: Pick<AppDeps, 'db'>, userId: string) {
+  const [[profile], refs] = await Promise.all([
+    deps.db
+      .select({ faceMatchConsentAt: userProfiles.faceMatchConsentAt, avatarUrl: userProfiles.avatarUrl, originalAvatarUrl: userProfiles.originalAvatarUrl })
+      .from(userProfiles)
+      .where(eq(userProfiles.id, userId)),
+    referenceFacts(deps, userId),
+  ]);
+  return readinessFrom(profile ?? { faceMatchConsentAt: null, avatarUrl: null, originalAvatarUrl: null }, refs);
 }

@@ -1,12 +1,13 @@
 // The "Find my athlete by face" card's state: the consent and who gave it, whether the headshot
 // and the reference photos can be used, and the photos. Served alone by GET
-// /api/profile/face-matching and within GET /api/dashboard.
+// /api/profile/face-matching and within GET /api/dashboard, from the profile and one read of the
+// user's references.
 import type { AppDeps } from '../deps';
-import { faceMatchingReadiness, listReferencePhotos } from '../faces/references';
+import { photosFrom, readinessFrom, referenceFacts, type ReferenceFact } from '../faces/references';
 import type { ProfileRow } from './service';
 
-export async function faceMatchingState(deps: Pick<AppDeps, 'db'>, profile: ProfileRow, viewerId: string) {
-  const [readiness, photos] = await Promise.all([faceMatchingReadiness(deps, profile.id, profile), listReferencePhotos(deps, profile.id)]);
+export function faceMatchingState(profile: ProfileRow, refs: ReferenceFact[], viewerId: string) {
+  const readiness = readinessFrom(profile, refs);
   return {
     consent: Boolean(profile.faceMatchConsentAt),
     consentAt: profile.faceMatchConsentAt?.toISOString() ?? null,
@@ -16,6 +17,10 @@ export async function faceMatchingState(deps: Pick<AppDeps, 'db'>, profile: Prof
     headshot: readiness.headshot,
     headshotUsable: readiness.headshot === 'usable',
     usablePhotos: readiness.usablePhotos,
-    photos,
+    photos: photosFrom(refs),
   };
+}
+
+export async function loadFaceMatchingState(deps: Pick<AppDeps, 'db'>, profile: ProfileRow, viewerId: string) {
+  return faceMatchingState(profile, await referenceFacts(deps, profile.id), viewerId);
 }

@@ -19,7 +19,7 @@ import {
   removeReferencePhoto,
   setFaceMatchingConsent,
 } from '../faces/references';
-import { faceMatchingState } from './face-matching-state';
+import { loadFaceMatchingState } from './face-matching-state';
 import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
 import { athleteProfileComplete, athleteProfileIncomplete, finishAthleteProfile, requireCompleteAthleteProfile } from './athlete';
 
@@ -92,7 +92,7 @@ export function profileRoutes(deps: AppDeps, hooks: ProfileHooks) {
       const row = await getProfile(deps.db, c.var.viewer.userId);
       if (!row) return notFound(c);
       c.header('Cache-Control', 'no-store');
-      return c.json(await faceMatchingState(deps, row, c.var.viewer.userId));
+      return c.json(await loadFaceMatchingState(deps, row, c.var.viewer.userId));
     })
     .put('/face-matching', familyOnly, async (c) => {
       const body = (await c.req.json().catch(() => null)) as { consent?: unknown } | null;
