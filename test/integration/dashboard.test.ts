@@ -4,7 +4,9 @@
 // viewing the site as them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REQUIRED } from '../../src/common/messages';
-import { highlightRequests, orders } from '../../src/server/db/schema';
+import { eq } from 'drizzle-orm';
+import { encodeEmbeddings } from '../../src/server/faces/embeddings';
+import { athleteReferences, highlightRequests, orders, userProfiles } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { insertStill, insertVideo, makeAdmin } from '../support/dashboard-fixtures';
 import { jsonOf } from '../support/http';
@@ -54,6 +56,12 @@ beforeAll(async () => {
       { userId: ava.userId, eventId: 'chicago-3v3-2024', event: 'Chicago 3v3', games: [], status: 'pending' },
     ])
     .returning();
+  // Face matching on, with one usable reference photo and one that showed no face.
+  await app.db.update(userProfiles).set({ faceMatchConsentAt: new Date(), faceMatchConsentBy: ava.userId }).where(eq(userProfiles.id, ava.userId));
+  await app.db.insert(athleteReferences).values([
+    { userId: ava.userId, source: 'photo', photoKey: `reference-photos/${ava.userId}/a.jpg`, embedding: encodeEmbeddings([new Float32Array(128).fill(0.1)]), faceHeight: 200 },
+    { userId: ava.userId, source: 'photo', photoKey: `reference-photos/${ava.userId}/b.jpg`, embedding: null, faceHeight: 0 },
+  ]);
   await app.db.insert(orders).values({ userId: ava.userId, requestId: paid!.id, amount: 4900, status: 'completed', provider: 'local', completedAt: new Date() });
 });
 afterAll(async () => {
@@ -75,6 +83,8 @@ describe('GET /api/dashboard', () => {
     expect(whole.videos).toHaveLength(1);
     expect(whole.stills).toHaveLength(2);
     expect(whole.requests.map((r) => r.paid).sort()).toEqual([false, true]);
+    expect(whole.faceMatching).toMatchObject({ consent: true, consentByAccountHolder: true, usablePhotos: 1, headshot: 'missing' });
+    expect((whole.faceMatching as { photos: unknown[] }).photos).toHaveLength(2);
   });
 
   it('gives each family only its own rows', async () => {

@@ -1,7 +1,7 @@
 // The family's list of support visits ("View as User"), read from the audit log: when each visit
 // started and ended. Here with the view-as rules it follows (view-as-hour.ts), so the audit log
 // itself knows nothing of sessions.
-import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { auditLog, session } from '../db/schema';
 import { IMPERSONATION_SECONDS, viewAsEndsAt } from './view-as-hour';
@@ -11,6 +11,9 @@ import { IMPERSONATION_SECONDS, viewAsEndsAt } from './view-as-hour';
  * Exit, sign-out, its hour, or its admin losing the role (each written as `impersonation.stop`
  * with its session); one whose session has run out unseen ended at its expiry.
  */
+/** Whether support ever viewed the account, as a column of a query on user_profiles: most never were, and need no more. */
+export const everVisitedColumn = sql<boolean>`exists (select 1 from audit_log a where a.subject_user_id = user_profiles.id and a.action = 'impersonation.start')`;
+
 export async function supportVisits(db: Db, userId: string, limit = 10) {
   const starts = await db
     .select({ at: auditLog.createdAt, details: auditLog.details })

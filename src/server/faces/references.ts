@@ -198,6 +198,16 @@ export function referenceFacts(deps: Pick<AppDeps, 'db'>, userId: string): Promi
   return referenceFactsOf(deps.db).execute({ userId });
 }
 
+/**
+ * The same facts as one JSON column of a query on user_profiles (the dashboard reads them with the
+ * profile); `referenceFactsFromJson` turns the column back into ReferenceFacts.
+ */
+export const referenceFactsColumn = sql<Array<Omit<ReferenceFact, 'createdAt'> & { createdAt: string }>>`(select coalesce(json_agg(json_build_object(
+  'id', r.id, 'source', r.source, 'photoKey', r.photo_key, 'createdAt', r.created_at, 'usable', r.embedding is not null
+) order by r.created_at), '[]'::json) from athlete_references r where r.user_id = user_profiles.id)`;
+export const referenceFactsFromJson = (rows: Array<Omit<ReferenceFact, 'createdAt'> & { createdAt: string }>): ReferenceFact[] =>
+  rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }));
+
 export function readinessFrom(profile: HeadshotOf, refs: ReferenceFact[]): { consent: boolean; headshot: HeadshotState; usablePhotos: number } {
   if (!profile.faceMatchConsentAt) return { consent: false, headshot: 'off', usablePhotos: 0 };
   const usable = refs.filter((r) => r.usable);
