@@ -13,7 +13,7 @@ import { afterOrderCompleted, completeOrder, type Order } from './completion';
 import { reelPrice } from './pricing';
 import { findActivePromo } from './promo-codes';
 import { ProviderError } from './provider';
-import { eventHasFootage, readyPreviewKey } from '../requests/reel-progress';
+import { reelFactsOfRequest } from '../requests/reel-progress';
 
 export class CheckoutRefused extends Error {
   constructor(
@@ -42,7 +42,8 @@ export async function startCheckout(deps: AppDeps, buyer: Buyer, input: Checkout
   if (!request) throw new CheckoutRefused(404, 'REQUEST_NOT_FOUND', CHECKOUT.notReady);
   if (request.status !== 'ready_to_purchase') throw new CheckoutRefused(409, 'NOT_READY', CHECKOUT.notReady);
   // A reel made from the footage is sold once the family can see it: not before its first render.
-  if ((await eventHasFootage(deps.db, request.eventId)) && !(await readyPreviewKey(deps.db, request.id))) {
+  const reel = await reelFactsOfRequest(deps.db, request.id);
+  if (reel?.hasFootage && !reel.previewKey) {
     throw new CheckoutRefused(409, 'PREVIEW_NOT_READY', CHECKOUT.previewNotReady);
   }
 

@@ -3,9 +3,9 @@
 // ready and may pay only then; before, they are told the athlete is being looked for, or that
 // nothing was found and what helps. An event without footage keeps the spec's original flow: the
 // team makes the videos by hand after payment.
-import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { footage, highlightRequests, reelRenders, userProfiles } from '../db/schema';
+import { highlightRequests, userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
@@ -24,24 +24,6 @@ export interface ReelProgress {
 }
 
 type RequestRow = typeof highlightRequests.$inferSelect;
-
-/** Does the event have game footage (the reel builder makes its reels)? */
-export async function eventHasFootage(db: Db, eventId: string | null): Promise<boolean> {
-  if (!eventId) return false;
-  const [row] = await db.select({ id: footage.id }).from(footage).where(eq(footage.eventId, eventId)).limit(1);
-  return Boolean(row);
-}
-
-/** The preview key of the request's latest ready render, if any. */
-export async function readyPreviewKey(db: Db, requestId: string): Promise<string | null> {
-  const [render] = await db
-    .select({ previewKey: reelRenders.previewKey })
-    .from(reelRenders)
-    .where(and(eq(reelRenders.requestId, requestId), eq(reelRenders.state, 'ready'), isNotNull(reelRenders.previewKey)))
-    .orderBy(desc(reelRenders.createdAt))
-    .limit(1);
-  return render?.previewKey ?? null;
-}
 
 /**
  * What decides where a request's reel stands, as columns of a query on highlight_requests: the
@@ -89,13 +71,18 @@ export function progressFrom(request: Pick<RequestRow, 'eventId' | 'matchingStat
   return { fromFootage: true, state: foundNowhere(request, facts) ? 'not_found' : 'finding', previewUrl: null };
 }
 
+/** One request's facts; null for a request that is gone. */
+export async function reelFactsOfRequest(db: Db, requestId: string): Promise<ReelFacts | null> {
+  return (await reelFactsOf(db, [requestId])).get(requestId) ?? null;
+}
+
 export async function nothingFound(db: Db, request: Pick<RequestRow, 'id' | 'eventId' | 'matchingState'>): Promise<boolean> {
-  const facts = (await reelFactsOf(db, [request.id])).get(request.id);
+  const facts = await reelFactsOfRequest(db, request.id);
   return Boolean(facts && foundNowhere(request, facts));
 }
 
 export async function reelProgress(db: Db, request: RequestRow): Promise<ReelProgress> {
-  const facts = (await reelFactsOf(db, [request.id])).get(request.id);
+  const facts = await reelFactsOfRequest(db, request.id);
   return facts ? progressFrom(request, facts) : { fromFootage: false, state: null, previewUrl: null };
 }
 
@@ -109,8 +96,10 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
   const [request] = await db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
   if (!request || request.status !== 'ready_to_purchase') return false;
   if ((await paidRequestIds(db, request.userId)).has(request.id)) return false;
-  const fromFootage = await eventHasFootage(db, request.eventId);
-  if (fromFootage && !(await readyPreviewKey(db, request.id))) return false;
+  const facts = await reelFactsOfRequest(db, request.id);
+  if (!facts) return false;
+  const fromFootage = facts.hasFootage;
+  if (fromFootage && !facts.previewKey) return false;
   const [profile] = await db.select({ email: userProfiles.email, firstName: userProfiles.firstName }).from(userProfiles).where(eq(userProfiles.id, request.userId));
   if (!profile?.email) return false;
   await deps.mailer.send(
@@ -130,7 +119,8 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
 /** Tells the team, once per request, that matching found the athlete nowhere in the footage. */
 export async function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
   const [request] = await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
-  if (!request || request.status === 'delivered' || !(await eventHasFootage(deps.db, request.eventId)) || !(await nothingFound(deps.db, request))) return false;
+  const facts = request && (await reelFactsOfRequest(deps.db, request.id));
+  if (!request || !facts || !markedNothingFound(request, facts)) return false;
   const [profile] = await deps.db.select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName }).from(userProfiles).where(eq(userProfiles.id, request.userId));
   await deps.mailer.send(
     nothingFoundMail({
@@ -161,8 +151,9 @@ export async function matchAgainWithNewFaces(deps: Pick<AppDeps, 'db' | 'jobs' |
     .where(and(eq(highlightRequests.userId, userId), eq(highlightRequests.status, 'ready_to_purchase'), inArray(highlightRequests.matchingState, ['ready', 'no_reference', 'no_consent'])));
   let sent = 0;
   for (const request of open) {
-    if (!(await eventHasFootage(db, request.eventId)) || (await readyPreviewKey(db, request.id))) continue;
-    if (request.matchingState === 'ready' && !(await nothingFound(db, request))) continue;
+    const facts = await reelFactsOfRequest(db, request.id);
+    if (!facts?.hasFootage || facts.previewKey) continue;
+    if (request.matchingState === 'ready' && !foundNowhere(request, facts)) continue;
     await db.update(highlightRequests).set({ matchingState: 'matching' }).where(eq(highlightRequests.id, request.id));
     await deps.jobs.send('faces.match-request', { requestId: request.id });
     await deps.bus.publish({ topic: 'highlight_requests', userId, action: 'update', id: request.id });
