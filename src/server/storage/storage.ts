@@ -74,8 +74,7 @@ export function createDiskStorage(rootDir: string): Storage {
       // Write to a temporary name and rename, so a reader never sees half a file.
       const tmp = `${target}.${randomUUID()}.tmp`;
       await fsp.writeFile(tmp, data);
-      await fsp.writeFile(meta(key), JSON.stringify({ contentType }));
-      await fsp.rename(tmp, target);
+      await storeDurably(tmp, target, meta(key), contentType);
     },
     async putFile(key, filePath, contentType, opts = {}) {
       const target = file(key);
@@ -91,8 +90,7 @@ export function createDiskStorage(rootDir: string): Storage {
       } else {
         await pipeline(fs.createReadStream(filePath), fs.createWriteStream(tmp));
       }
-      await fsp.writeFile(meta(key), JSON.stringify({ contentType }));
-      await fsp.rename(tmp, target);
+      await storeDurably(tmp, target, meta(key), contentType);
     },
     localPath(key) {
       const source = file(key);
@@ -140,6 +138,29 @@ export function createDiskStorage(rootDir: string): Storage {
       return keys.sort();
     },
   };
+}
+
+/**
+ * Puts the written `tmp` in place as `target`, with its content type beside it, once both are on
+ * the disk itself: the caller records the object in the database next (a video row, a finished
+ * upload the admin may now delete from the camera's card), and a crash must not leave that row
+ * naming an empty or half-written file. Renaming the synced file means a reader never sees half.
+ */
+async function storeDurably(tmp: string, target: string, metaFile: string, contentType: string): Promise<void> {
+  await fsp.writeFile(metaFile, JSON.stringify({ contentType }));
+  await Promise.all([syncToDisk(tmp, 'r+'), syncToDisk(metaFile, 'r+')]);
+  await fsp.rename(tmp, target);
+  // The new name itself is an entry of the folder, on disk only once the folder is.
+  await syncToDisk(path.dirname(target), 'r');
+}
+
+async function syncToDisk(file: string, flags: 'r' | 'r+'): Promise<void> {
+  const handle = await fsp.open(file, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 async function subfolders(dir: string): Promise<string[]> {
