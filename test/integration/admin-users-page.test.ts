@@ -4,6 +4,7 @@
 // past the end, paid, the latest render, and the team's "nothing found" mark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appearances, footage, highlightRequests, orders, reelRenders } from '../../src/server/db/schema';
+import { withVideos } from '../../src/server/admin/users';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { insertPerson, insertVideo, makeAdmin } from '../support/dashboard-fixtures';
 
@@ -118,6 +119,7 @@ describe('the users list, issue 23', () => {
     await add('Delivered', { matchingState: 'ready', status: 'delivered' }, false);
     await add('Stillmatching', { matchingState: 'matching' }, false);
     await add('Noconsent', { matchingState: 'no_consent' }, false);
+    await add('Nevermatched', { matchingState: null }, false);
     await add('Byhand', { matchingState: 'ready', eventId: CHICAGO, event: 'Chicago 3v3' }, false);
     await add('Clipped', { matchingState: 'ready' }, false);
     const [, clipped] = cases.at(-1)!;
@@ -129,5 +131,18 @@ describe('the users list, issue 23', () => {
     // A file of the event still to be indexed may find the athlete yet: nothing is "not found".
     await app.db.insert(footage).values({ eventId: AUSTIN, gameId: 'austin-sat-2', camera: 'Camera 1', sourceKey: `game-footage/${AUSTIN}/b.source`, sizeBytes: 1, indexState: 'queued' });
     expect(await marks()).toEqual(cases.map(() => false));
+  });
+
+  it('a profile the videos statement missed (the page moved between the two) gets its videos read again', async () => {
+    const id = await insertPerson(app, { firstName: 'Mia', lastName: 'Missed' });
+    const video = (await insertVideo(app, id, { videoTitle: 'Read again', createdAt: new Date('2024-11-01T10:00:00.250Z') }, { bytes: null })).id;
+    const other = await insertPerson(app, { firstName: 'Oli', lastName: 'Other' });
+    const people = [
+      { id, json: `{"id":"${id}"}` },
+      { id: other, json: `{"id":"${other}"}` },
+    ];
+    const stitched = (await withVideos(app.db, people, [{ id: other, json: '[]' }])).map((text) => JSON.parse(text));
+    expect(stitched[0]).toMatchObject({ id, videos: [{ id: video, title: 'Read again', createdAt: '2024-11-01T10:00:00.250Z' }] });
+    expect(stitched[1]).toEqual({ id: other, videos: [] });
   });
 });

@@ -14,6 +14,7 @@ import { requireAdmin, type ViewerEnv } from '../auth/session';
 import { isUuid } from '../db/errors';
 import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
+import { jsonText } from '../http/json-text';
 import { readForm, uploadLimit } from '../http/uploads';
 import { user } from '../db/schema';
 import { JOB_NAMES, type JobType } from '../jobs/definitions';
@@ -23,7 +24,7 @@ import { transitionRequest, TransitionRefused, type RequestTransition } from '..
 import { replaceStills, STILL_MAX_BYTES, STILLS_MAX_FILES, StillsRejected } from '../stills/service';
 import { deleteVideo } from '../videos/service';
 import { createVideoUploads } from '../videos/uploads';
-import { listUsers, portalStats, usersQuerySchema } from './users';
+import { listUsersJson, portalStats, usersQuerySchema, type AdminUsersPage } from './users';
 
 const promoDto = (p: { code: string; discountPercent: number; active: boolean; createdAt: Date }) => ({
   code: p.code,
@@ -62,7 +63,7 @@ export function adminRoutes(deps: AppDeps) {
         const query = usersQuerySchema.safeParse(c.req.query());
         if (!query.success) return apiError(c, 400, 'VALIDATION_ERROR', ADMIN.users.loadFailed.description);
         c.header('Cache-Control', 'no-store');
-        return c.json(await listUsers(deps.db, query.data));
+        return jsonText<AdminUsersPage>(c, await listUsersJson(deps.db, query.data));
       })
       .post('/requests/:id/acknowledge', transition('acknowledge'))
       .post('/requests/:id/undo', transition('undo'))

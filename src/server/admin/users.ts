@@ -1,13 +1,13 @@
 // The admin users list: search, filters, sort and paging done by the database, so the page stays
 // fast with tens of thousands of users (a trigram index on search_text, and one on the sort order;
 // migration 0004).
-import { and, asc, eq, gte, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { highlightRequests, orders, user, userProfiles, userVideos } from '../db/schema';
 import { requestPaidColumn } from '../orders/queries';
-import { markedNothingFound, reelFactColumns, type ReelFacts } from '../requests/reel-progress';
+import { reelFactColumns } from '../requests/reel-progress';
 
 export const USER_FILTERS = ['submitted', 'approved', 'delivered'] as const;
 export type UserFilter = (typeof USER_FILTERS)[number];
@@ -47,6 +47,13 @@ function filterCondition(filters: UserFilter[]): SQL | undefined {
   return sets.length ? sql`${userProfiles.id} IN (${sql.join(sets, sql` UNION `)})` : undefined;
 }
 
+/**
+ * A LIMIT or OFFSET written into the statement rather than sent as a parameter. PostgreSQL must
+ * guess a parameter's value, guesses a tenth of the table, and so planned the prepared list afresh
+ * on every request instead of once (pg_prepared_statements showed no generic plan). Our numbers only.
+ */
+const written = (n: number) => sql.raw(String(Math.trunc(n))) as unknown as number;
+
 /** json_build_object of `fields` under their names (our own names, never input). */
 function jsonObject(fields: Record<string, SQLWrapper>): SQL {
   return sql`json_build_object(${sql.join(
@@ -60,40 +67,84 @@ function jsonList(object: SQL, from: SQL, order: SQL): SQL {
   return sql`(select coalesce(json_agg(${object} order by ${order}), '[]'::json) ${from})`;
 }
 
-/** A request as the list shows it, with the facts its paid, reel and nothing-found marks come from. */
-interface RequestJson extends ReelFacts {
-  id: string;
-  status: (typeof highlightRequests.$inferSelect)['status'];
-  event: string;
-  games: string[];
-  createdAt: string;
-  eventId: string | null;
-  matchingState: string | null;
-  paid: boolean;
-  renderState: string | null;
+/** The list's JSON, as the database writes it (usersPage). Dates are ISO 8601 text. */
+type Profile = typeof userProfiles.$inferSelect;
+type Request = typeof highlightRequests.$inferSelect;
+type Video = typeof userVideos.$inferSelect;
+export interface AdminUsersPage {
+  total: number;
+  page: number;
+  pageSize: number;
+  users: Array<
+    Pick<Profile, 'id' | 'firstName' | 'lastName' | 'email' | 'phone'> & {
+      createdAt: string;
+      requests: Array<
+        Pick<Request, 'id' | 'status' | 'event' | 'games'> & {
+          createdAt: string;
+          paid: boolean;
+          /** The reel is made from the event's footage (else by hand, after payment). */
+          fromFootage: boolean;
+          /** The latest render's state, whatever it is. */
+          renderState: string | null;
+          /** The team's "nothing found" mark (reel-progress.ts). */
+          nothingFound: boolean;
+        }
+      >;
+      videos: Array<
+        Pick<Video, 'id' | 'videoType' | 'isPaid' | 'isVisible' | 'requestId' | 'processingState' | 'processingProgress' | 'processingError'> & {
+          title: string;
+          createdAt: string;
+        }
+      >;
+    }
+  >;
 }
-
-interface VideoJson {
-  id: string;
-  title: string;
-  videoType: (typeof userVideos.$inferSelect)['videoType'];
-  createdAt: string;
-  isPaid: boolean;
-  isVisible: boolean;
-  requestId: string | null;
-  processingState: string;
-  processingProgress: number | null;
-  processingError: string | null;
-}
-
-/** A timestamp from JSON (PostgreSQL's own format) as the API writes dates. */
-const iso = (timestamp: string) => new Date(timestamp).toISOString();
 
 /**
- * The list's two statements: the count, and the page of profiles with each one's requests and
- * videos as JSON (found by user_id through their indexes).
+ * A timestamp as the API writes dates (JavaScript's toISOString, milliseconds truncated as there),
+ * written by the database.
  */
-function usersPage(db: Db, where: SQL | undefined, offset: number | Placeholder) {
+const isoText = (column: SQLWrapper) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Each of the user's videos as the list shows them, newest first, as a JSON array. */
+function videosJson(userId: SQLWrapper): SQL {
+  return jsonList(
+    jsonObject({
+      id: userVideos.id,
+      title: userVideos.videoTitle,
+      videoType: userVideos.videoType,
+      createdAt: isoText(userVideos.createdAt),
+      isPaid: userVideos.isPaid,
+      isVisible: userVideos.isVisible,
+      requestId: userVideos.requestId,
+      processingState: userVideos.processingState,
+      processingProgress: userVideos.processingProgress,
+      processingError: userVideos.processingError,
+    }),
+    sql`from ${userVideos} where ${userVideos.userId} = ${userId}`,
+    sql`${userVideos.createdAt} desc`,
+  );
+}
+
+interface PageOptions {
+  where?: SQL;
+  offset: number;
+  /**
+   * The videos from a statement of their own, run beside (`videos`), instead of inside each
+   * profile. Worth it for the list as it opens, whose page is cheap to find twice; a search's is not.
+   */
+  videosBeside: boolean;
+}
+
+/**
+ * The list's statements, run side by side on their own connections (listUsersJson). The database
+ * writes each profile as the JSON the API answers, with its requests and videos (found by user_id
+ * through their indexes), and the server passes that text on as it is: parsing it and writing it
+ * again cost more than the query. The count and the page are separate statements, each planned
+ * for what it does: a search that matches most users walks the name index for the page and stops
+ * at its end, one that matches few finds them by the trigram index.
+ */
+function usersPage(db: Db, { where, offset, videosBeside }: PageOptions) {
   const page = db.$with('page').as(
     db
       .select({
@@ -110,8 +161,8 @@ function usersPage(db: Db, where: SQL | undefined, offset: number | Placeholder)
       .where(where)
       // The spec sorts by last name; first name and id keep the order stable across pages.
       .orderBy(asc(sql`lower(${userProfiles.lastName})`), asc(sql`lower(${userProfiles.firstName})`), asc(userProfiles.id))
-      .limit(USERS_PAGE_SIZE)
-      .offset(offset),
+      .limit(written(USERS_PAGE_SIZE))
+      .offset(written(offset)),
   );
   const requests = jsonList(
     jsonObject({
@@ -119,111 +170,91 @@ function usersPage(db: Db, where: SQL | undefined, offset: number | Placeholder)
       status: highlightRequests.status,
       event: highlightRequests.event,
       games: highlightRequests.games,
-      createdAt: highlightRequests.createdAt,
-      eventId: highlightRequests.eventId,
-      matchingState: highlightRequests.matchingState,
+      createdAt: isoText(highlightRequests.createdAt),
       paid: requestPaidColumn,
+      fromFootage: reelFactColumns.hasFootage,
       // The latest render, whatever its state (reel_renders_request_idx, read backwards).
       renderState: sql`(select r.state from reel_renders r where r.request_id = highlight_requests.id
         order by r.created_at desc limit 1)`,
-      ...reelFactColumns,
+      nothingFound: reelFactColumns.markedNothingFound,
     }),
     sql`from ${highlightRequests} where ${highlightRequests.userId} = ${page.id}`,
     sql`${highlightRequests.createdAt} desc`,
   );
-  const videos = jsonList(
-    jsonObject({
-      id: userVideos.id,
-      title: userVideos.videoTitle,
-      videoType: userVideos.videoType,
-      createdAt: userVideos.createdAt,
-      isPaid: userVideos.isPaid,
-      isVisible: userVideos.isVisible,
-      requestId: userVideos.requestId,
-      processingState: userVideos.processingState,
-      processingProgress: userVideos.processingProgress,
-      processingError: userVideos.processingError,
-    }),
-    sql`from ${userVideos} where ${userVideos.userId} = ${page.id}`,
-    sql`${userVideos.createdAt} desc`,
-  );
   return {
     count: db.select({ total: sql<number>`count(*)::int` }).from(userProfiles).where(where),
+    /** Each profile of the page with its requests (and videos, unless beside), in the list's order. */
     people: db
       .with(page)
       .select({
         id: page.id,
-        firstName: page.firstName,
-        lastName: page.lastName,
-        email: page.email,
-        phone: page.phone,
-        createdAt: page.createdAt,
-        requests: sql<RequestJson[]>`${requests}`,
-        videos: sql<VideoJson[]>`${videos}`,
+        json: sql<string>`${jsonObject({
+          id: page.id,
+          firstName: page.firstName,
+          lastName: page.lastName,
+          email: page.email,
+          phone: page.phone,
+          createdAt: isoText(page.createdAt),
+          requests,
+          ...(videosBeside ? {} : { videos: videosJson(page.id) }),
+        })}::text`,
       })
       .from(page)
       .orderBy(page.sortLast, page.sortFirst, page.id),
+    /** The videos of each profile of the page. */
+    videos: db.with(page).select({ id: page.id, json: sql<string>`${videosJson(page.id)}::text` }).from(page),
   };
 }
 
 /**
- * The list as it opens (no search, no filter) as prepared statements: building this query took
- * more of the server's time than running it. A search or filter builds its own each time.
+ * The list as it opens (first page, no search, no filter) as prepared statements: building this
+ * query took more of the server's time than running it, and planning it (1.1 ms) more of the
+ * database's. Another page, a search or a filter builds and plans its own each time.
  */
 const openingPage = preparedQuery((db) => {
-  const { count, people } = usersPage(db, undefined, sql.placeholder('offset'));
-  return { count: count.prepare('admin_users_count'), people: people.prepare('admin_users_page') };
+  const { people, videos, count } = usersPage(db, { offset: 0, videosBeside: true });
+  return { people: people.prepare('admin_users_page'), videos: videos.prepare('admin_users_page_videos'), count: count.prepare('admin_users_count') };
 });
 
-/**
- * Both at once, the count on a connection of its own (it reads every matching profile). Each
- * statement is a round trip and a fixed cost in this process: that, five times in a row, was most
- * of what the list cost, not the database's work (issue 23).
- */
-function countAndPage(db: Db, where: SQL | undefined, offset: number) {
-  if (where) {
-    const { count, people } = usersPage(db, where, offset);
-    return Promise.all([count, people]);
-  }
-  const { count, people } = openingPage(db);
-  return Promise.all([count.execute(), people.execute({ offset })]);
+interface JsonOf {
+  id: string;
+  json: string;
 }
 
-export async function listUsers(db: Db, query: UsersQuery) {
+/**
+ * Each profile's JSON object with its videos as a last field (the object's closing "}" gives way).
+ * The two statements see the table a moment apart: a profile added or removed between them moves
+ * the page, so whoever `videos` missed gets their videos read again.
+ */
+export async function withVideos(db: Db, people: JsonOf[], videos: JsonOf[]): Promise<string[]> {
+  const videosOf = new Map(videos.map((v) => [v.id, v.json]));
+  const missed = people.filter((p) => !videosOf.has(p.id)).map((p) => p.id);
+  if (missed.length) {
+    const found = await db.select({ id: userProfiles.id, json: sql<string>`${videosJson(userProfiles.id)}::text` }).from(userProfiles).where(inArray(userProfiles.id, missed));
+    for (const v of found) videosOf.set(v.id, v.json);
+  }
+  return people.map((p) => `${p.json.slice(0, -1)},"videos":${videosOf.get(p.id) ?? '[]'}}`);
+}
+
+/** The page as JSON text, ready to send (see usersPage). */
+export async function listUsersJson(db: Db, query: UsersQuery): Promise<string> {
   const where = and(
     // search_text: a generated column of the name, e-mail and phone (migration 0004).
     query.q ? sql`${userProfiles}.search_text LIKE ${containing(query.q)} ESCAPE '\\'` : undefined,
     filterCondition(query.filters),
   );
-  const [[counted], people] = await countAndPage(db, where, (query.page - 1) * USERS_PAGE_SIZE);
-
-  return {
-    total: counted!.total,
-    page: query.page,
-    pageSize: USERS_PAGE_SIZE,
-    users: people.map((p) => ({
-      id: p.id,
-      firstName: p.firstName,
-      lastName: p.lastName,
-      email: p.email,
-      phone: p.phone,
-      createdAt: p.createdAt.toISOString(),
-      requests: p.requests.map((r) => ({
-        id: r.id,
-        status: r.status,
-        event: r.event,
-        games: r.games,
-        createdAt: iso(r.createdAt),
-        paid: r.paid,
-        fromFootage: r.hasFootage,
-        renderState: r.renderState,
-        nothingFound: markedNothingFound(r, r),
-      })),
-      videos: p.videos.map((v) => ({ ...v, createdAt: iso(v.createdAt) })),
-    })),
-  };
+  const offset = (query.page - 1) * USERS_PAGE_SIZE;
+  const answer = (counted: Array<{ total: number }>, users: string[]) =>
+    `{"total":${counted[0]!.total},"page":${query.page},"pageSize":${USERS_PAGE_SIZE},"users":[${users.join(',')}]}`;
+  if (where || offset) {
+    const { count, people } = usersPage(db, { where, offset, videosBeside: false });
+    const [counted, rows] = await Promise.all([count, people]);
+    return answer(counted, rows.map((p) => p.json));
+  }
+  const opening = openingPage(db);
+  const [counted, people, videos] = await Promise.all([opening.count.execute(), opening.people.execute(), opening.videos.execute()]);
+  return answer(counted, await withVideos(db, people, videos));
 }
-export type AdminUsersPage = Awaited<ReturnType<typeof listUsers>>;
 
 /** The portal's four counts. Orders count when they are paid (completed). */
 export async function portalStats(db: Db) {

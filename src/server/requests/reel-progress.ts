@@ -25,26 +25,40 @@ export interface ReelProgress {
 
 type RequestRow = typeof highlightRequests.$inferSelect;
 
+/** Footage of the request's event is still to be indexed (which would match again). */
+const footageWaiting = sql`exists (select 1 from footage f where f.event_id = highlight_requests.event_id
+  and f.index_state not in ('indexed', 'failed', 'purged'))`;
+const hasFootage = sql<boolean>`exists (select 1 from footage f where f.event_id = highlight_requests.event_id)`;
+/**
+ * Matching has finished and found the athlete nowhere: no clip (proposed or hand-added) for the
+ * request, and no footage of the event still waiting to be indexed.
+ */
+const foundNowhere = sql<boolean>`coalesce(highlight_requests.event_id is not null
+  and highlight_requests.matching_state in ('ready', 'no_reference')
+  and not exists (select 1 from appearances a where a.request_id = highlight_requests.id)
+  and not ${footageWaiting}, false)`;
+
 /**
  * What decides where a request's reel stands, as columns of a query on highlight_requests: the
  * database answers them for a whole list of requests in one statement (the dashboard, the admin's
- * users list), each from an index (footage by event, renders and clips by request).
+ * users list), each from an index (footage by event, renders and clips by request). The rules
+ * live here alone, in SQL, so a list that the database writes as JSON says what the others say.
  */
 export const reelFactColumns = {
   // Written out with their tables: drizzle leaves a column in a subquery unqualified.
-  hasFootage: sql<boolean>`exists (select 1 from footage f where f.event_id = highlight_requests.event_id)`,
+  hasFootage,
   previewKey: sql<string | null>`(select r.preview_key from reel_renders r
     where r.request_id = highlight_requests.id and r.state = 'ready' and r.preview_key is not null
     order by r.created_at desc limit 1)`,
-  hasClips: sql<boolean>`exists (select 1 from appearances a where a.request_id = highlight_requests.id)`,
-  footageWaiting: sql<boolean>`exists (select 1 from footage f where f.event_id = highlight_requests.event_id
-    and f.index_state not in ('indexed', 'failed', 'purged'))`,
+  foundNowhere,
+  /** The admin's "nothing found" mark on a request of a reel from footage, until it is delivered. */
+  markedNothingFound: sql<boolean>`(highlight_requests.status <> 'delivered' and ${hasFootage} and ${foundNowhere})`,
 };
 export interface ReelFacts {
   hasFootage: boolean;
   previewKey: string | null;
-  hasClips: boolean;
-  footageWaiting: boolean;
+  foundNowhere: boolean;
+  markedNothingFound: boolean;
 }
 
 /** The facts of each listed request, by id. */
@@ -54,21 +68,12 @@ export async function reelFactsOf(db: Db, requestIds: string[]): Promise<Map<str
   return new Map(rows.map(({ id, ...facts }) => [id, facts]));
 }
 
-/**
- * Matching has finished and found the athlete nowhere: no clip (proposed or hand-added) for the
- * request, and no footage of the event still waiting to be indexed (which would match again).
- */
-export function foundNowhere(request: Pick<RequestRow, 'eventId' | 'matchingState'>, facts: ReelFacts): boolean {
-  if (!request.eventId || (request.matchingState !== 'ready' && request.matchingState !== 'no_reference')) return false;
-  return !facts.hasClips && !facts.footageWaiting;
-}
-
 /** Where the request's reel stands, from its facts. */
-export function progressFrom(request: Pick<RequestRow, 'eventId' | 'matchingState'>, facts: ReelFacts): ReelProgress {
+export function progressFrom(request: Pick<RequestRow, 'matchingState'>, facts: ReelFacts): ReelProgress {
   if (!facts.hasFootage) return { fromFootage: false, state: null, previewUrl: null };
   if (facts.previewKey) return { fromFootage: true, state: 'preview', previewUrl: mediaUrl(facts.previewKey) };
   if (request.matchingState === 'no_consent') return { fromFootage: true, state: 'no_consent', previewUrl: null };
-  return { fromFootage: true, state: foundNowhere(request, facts) ? 'not_found' : 'finding', previewUrl: null };
+  return { fromFootage: true, state: facts.foundNowhere ? 'not_found' : 'finding', previewUrl: null };
 }
 
 /** One request's facts; null for a request that is gone. */
@@ -76,9 +81,9 @@ export async function reelFactsOfRequest(db: Db, requestId: string): Promise<Ree
   return (await reelFactsOf(db, [requestId])).get(requestId) ?? null;
 }
 
-export async function nothingFound(db: Db, request: Pick<RequestRow, 'id' | 'eventId' | 'matchingState'>): Promise<boolean> {
+export async function nothingFound(db: Db, request: Pick<RequestRow, 'id'>): Promise<boolean> {
   const facts = await reelFactsOfRequest(db, request.id);
-  return Boolean(facts && foundNowhere(request, facts));
+  return Boolean(facts?.foundNowhere);
 }
 
 export async function reelProgress(db: Db, request: RequestRow): Promise<ReelProgress> {
@@ -120,7 +125,7 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
 export async function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
   const [request] = await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
   const facts = request && (await reelFactsOfRequest(deps.db, request.id));
-  if (!request || !facts || !markedNothingFound(request, facts)) return false;
+  if (!request || !facts || !facts.markedNothingFound) return false;
   const [profile] = await deps.db.select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName }).from(userProfiles).where(eq(userProfiles.id, request.userId));
   await deps.mailer.send(
     nothingFoundMail({
@@ -131,11 +136,6 @@ export async function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' |
     { id: jobIdFor(`nothing-found:${requestId}`) },
   );
   return true;
-}
-
-/** The admin's "nothing found" mark on a request of a reel from footage, until it is delivered. */
-export function markedNothingFound(request: Pick<RequestRow, 'status' | 'eventId' | 'matchingState'>, facts: ReelFacts): boolean {
-  return request.status !== 'delivered' && facts.hasFootage && foundNowhere(request, facts);
 }
 
 /**
@@ -153,7 +153,7 @@ export async function matchAgainWithNewFaces(deps: Pick<AppDeps, 'db' | 'jobs' |
   for (const request of open) {
     const facts = await reelFactsOfRequest(db, request.id);
     if (!facts?.hasFootage || facts.previewKey) continue;
-    if (request.matchingState === 'ready' && !foundNowhere(request, facts)) continue;
+    if (request.matchingState === 'ready' && !facts.foundNowhere) continue;
     await db.update(highlightRequests).set({ matchingState: 'matching' }).where(eq(highlightRequests.id, request.id));
     await deps.jobs.send('faces.match-request', { requestId: request.id });
     await deps.bus.publish({ topic: 'highlight_requests', userId, action: 'update', id: request.id });
