@@ -15,7 +15,7 @@ import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeDamagedFootage, type DamagedFootage } from '../support/damaged-footage';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { jsonOf } from '../support/http';
-import { jobsOf } from '../support/jobs';
+import { jobsOf, jobsSettled } from '../support/jobs';
 import { eventually } from '../support/purchase';
 
 let app: TestApp;
@@ -86,7 +86,9 @@ describe('damaged footage', () => {
       expect(footageId).toBeTruthy();
       const row = await settled(footageId!);
       expect(row).toMatchObject({ indexState: 'failed', indexError: FOOTAGE.damaged, indexProgress: 0 });
-      // The job failed on its first run and no retry waits.
+      // The job failed on its first run and no retry waits. The queue records that just after the
+      // handler marked the file failed: wait for it.
+      await jobsSettled(app, 'faces.index-footage');
       const jobs = (await jobsOf(app, 'faces.index-footage')).filter((j) => j.data.footageId === footageId);
       expect(jobs.map((j) => ({ state: j.state, retries: j.retry_count, message: j.output?.message }))).toEqual([{ state: 'failed', retries: 0, message: FOOTAGE.damaged }]);
       const failed = (await jsonOf(await app.fetch('/api/admin/jobs/failed', { cookie: admin.cookie }))) as unknown as Array<{ id: string; name: string; error: string }>;
