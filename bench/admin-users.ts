@@ -44,6 +44,8 @@ const QUERIES: ReadonlyArray<readonly [string, string]> = [
   ['name      q=smi', '/api/admin/users?q=smi'],
   ['e-mail    q=jose.garcia', '/api/admin/users?q=jose.garcia'],
   ['phone     q=5125550 (digits)', '/api/admin/users?q=5125550'],
+  // The first letter typed: it matches most users, so the count reads them all.
+  ['broad     q=a', '/api/admin/users?q=a'],
   ['filters   submitted,approved', '/api/admin/users?filters=submitted,approved'],
   ['both      q=mar + delivered', '/api/admin/users?q=mar&filters=delivered'],
   ['first page, no search', '/api/admin/users'],
