@@ -161,6 +161,7 @@ describe('camera names within a game', () => {
     expect(await settled(footageId!)).toMatchObject({ indexState: 'indexed' });
     await eventually(async () => (await rowOf(footageId!))?.syncSource === 'reference', 30_000);
     expect(await rowOf(damagedId!)).toMatchObject({ indexState: 'failed', indexError: FOOTAGE.damaged, syncSource: null });
+    await jobsSettled(app, 'footage.sync-game'); // the row changes inside the job, the queue records it just after
     const syncs = (await jobsOf(app, 'footage.sync-game')).filter((j) => j.data.gameId === gameId);
     expect(syncs.every((j) => j.state === 'completed')).toBe(true);
   }, 90_000);
