@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { REEL_FORMAT } from '../../common/reel-format';
-import { CARD_SAFE_MARGIN, introBlocks, introCard, layoutCard, outroCard, ringPlacement, spotlightRing } from './cards';
+import { cardSafeArea, WORD_BREAK, introBlocks, introCard, layoutCard, outroCard, ringPlacement, spotlightRing } from './cards';
 
 const NAMES = ['Ava Stone', 'Maximilian Alexander Fitzgerald-Rodriguez', 'Øyvind Åsmund Ødegård', '李小龍', 'Александра Константинопольская', 'Hubert Blaine Wolfeschlegelsteinhausenbergerdorff'];
 const FORMATS = [REEL_FORMAT.reel, REEL_FORMAT.social];
@@ -35,12 +35,24 @@ async function textBox(png: Buffer) {
 }
 
 function expectInsideSafeMargins(box: Awaited<ReturnType<typeof textBox>>) {
+  const safe = cardSafeArea(box.width, box.height);
   expect(box.right).toBeGreaterThan(0); // something was drawn
-  expect(box.left).toBeGreaterThanOrEqual(box.width * CARD_SAFE_MARGIN);
-  expect(box.right).toBeLessThan(box.width * (1 - CARD_SAFE_MARGIN));
-  expect(box.top).toBeGreaterThanOrEqual(box.height * CARD_SAFE_MARGIN);
-  expect(box.bottom).toBeLessThan(box.height * (1 - CARD_SAFE_MARGIN));
+  expect(box.left).toBeGreaterThanOrEqual(box.width * safe.side);
+  expect(box.right).toBeLessThan(box.width * (1 - safe.side));
+  expect(box.top).toBeGreaterThanOrEqual(box.height * safe.top);
+  expect(box.bottom).toBeLessThan(box.height * (1 - safe.bottom));
 }
+
+/**
+ * Where the platforms that show vertical video draw over it, in a 1080x1920 frame (their published
+ * safe-zone guidance, rounded outwards): the account line and tabs along the top, the caption and
+ * comment field along the bottom, and the column of like / comment / share buttons on the right.
+ */
+const SOCIAL_OVERLAYS = [
+  { name: 'the top bar', left: 0, top: 0, right: 1080, bottom: 250 },
+  { name: 'the caption', left: 0, top: 1340, right: 1080, bottom: 1920 },
+  { name: 'the button column', left: 920, top: 700, right: 1080, bottom: 1920 },
+];
 
 describe('intro and outro cards (issue 22, item 10)', () => {
   fs.mkdirSync(OUT, { recursive: true });
@@ -56,10 +68,10 @@ describe('intro and outro cards (issue 22, item 10)', () => {
         const lines = await layoutCard(width, height, introBlocks(text, width, height));
         const nameLines = lines.filter((l) => l.weight === 700);
         expect(nameLines.length).toBeLessThanOrEqual(2);
-        expect(nameLines.map((l) => l.text).join(' ').replace(/- /, '-')).toBe(name.toUpperCase());
-        // (One word of 35 letters cannot be broken: it only shrinks.)
-        const unbreakable = name.split(/[\s-]/).some((word) => word.length > 20);
-        expect(Math.min(...nameLines.map((l) => l.size))).toBeGreaterThanOrEqual(unbreakable ? 30 : width > height ? 60 : 40);
+        expect(nameLines.map((l) => l.text).join(' ').replace(/- /, '-').replace(`${WORD_BREAK} `, '')).toBe(name.toUpperCase());
+        // (A word of 35 letters shrinks further, or is broken with a hyphen: see below.)
+        const longWord = name.split(/[\s-]/).some((word) => word.length > 20);
+        expect(Math.min(...nameLines.map((l) => l.size))).toBeGreaterThanOrEqual(longWord ? 40 : width > height ? 60 : 40);
       });
     }
     it(`a long name goes onto two lines at ${width}x${height} rather than shrinking to a whisper`, async () => {
@@ -67,6 +79,27 @@ describe('intro and outro cards (issue 22, item 10)', () => {
       const lines = (await layoutCard(width, height, introBlocks(text, width, height))).filter((l) => l.weight === 700);
       expect(lines).toHaveLength(2);
       expect(lines[1]!.y).toBeGreaterThan(lines[0]!.y);
+    });
+    if (height > width) {
+      it('on the vertical cut no text lies under the platforms\' buttons and captions', async () => {
+        const text = { name: 'Maximilian Alexander Fitzgerald-Rodriguez', teamName: 'Austin Thunder 15U Girls Elite', jerseyNumber: 12, event: 'Austin Fall League 2024 · Championship Weekend at the Convention Center' };
+        for (const png of [await introCard(text, width, height), await outroCard(width, height)]) {
+          const box = await textBox(png);
+          for (const o of SOCIAL_OVERLAYS) {
+            const overlaps = box.left < o.right && box.right > o.left && box.top < o.bottom && box.bottom > o.top;
+            expect({ overlay: o.name, overlaps }).toEqual({ overlay: o.name, overlaps: false });
+          }
+        }
+      });
+    }
+    it(`a word of 35 letters is broken with a hyphen at ${width}x${height} only when it would otherwise be tiny`, async () => {
+      const layout = async (name: string) =>
+        (await layoutCard(width, height, introBlocks({ name, teamName: null, jerseyNumber: null, event: 'Cup' }, width, height))).filter((l) => l.weight === 700);
+      const broken = await layout('Hubert Blaine Wolfeschlegelsteinhausenbergerdorff');
+      const breaks = broken.filter((l) => l.text.endsWith(WORD_BREAK));
+      expect(breaks.length).toBe(width > height ? 0 : 1);
+      // An ordinary long name is split at a space, never inside a word.
+      expect((await layout('Maximilian Alexander Fitzgerald-Rodriguez')).some((l) => l.text.includes(WORD_BREAK))).toBe(false);
     });
     it(`the outro card stays inside the safe margins at ${width}x${height}`, async () => {
       const png = await outroCard(width, height);

@@ -5,8 +5,8 @@
 // the CI installs both).
 //
 // Every line is measured as it will be drawn (rasterised alone, its inked pixels counted), so a
-// long name shrinks, or wraps to two lines, until it fits inside the card's title-safe margins
-// in any script and either format.
+// long name shrinks, or wraps to two lines, until it fits inside the card's safe area in any
+// script and either format (cardSafeArea: the vertical cut keeps clear of the platforms' buttons).
 import sharp from 'sharp';
 import { BRAND } from '../../common/messages';
 
@@ -17,8 +17,23 @@ export interface IntroText {
   event: string;
 }
 
-/** Title-safe margins: no text nearer a card's edge than this share of its width (sides) or height (top and bottom). */
-export const CARD_SAFE_MARGIN = 0.1;
+/** Where a card's text may go, as shares of its width (sides) and height (top, bottom) kept free. */
+export interface SafeArea {
+  side: number;
+  top: number;
+  bottom: number;
+}
+
+/**
+ * The wide reel keeps the broadcast title-safe 10% on every side. The vertical social cut is
+ * watched under the platforms' own buttons and captions: their guidance for 9:16 video keeps
+ * about the top 14% (account name, tabs), the bottom 35% (caption, music, comment field) and a
+ * column on the right (like, comment, share: about 15% of the width) free of text; the text stays
+ * centred, so both sides keep that 15%.
+ */
+export function cardSafeArea(width: number, height: number): SafeArea {
+  return width > height ? { side: 0.1, top: 0.1, bottom: 0.1 } : { side: 0.15, top: 0.14, bottom: 0.35 };
+}
 const FONT = 'DejaVu Sans, sans-serif';
 /** A line's height as a share of its font size (DejaVu's ascent and descent with a little air). */
 const LINE_HEIGHT = 1.25;
@@ -74,6 +89,22 @@ function breakPoints(text: string): Array<[string, string]> {
   return splits.filter(([a, b]) => a.trim() && b.trim());
 }
 
+/** A word longer than this may be broken inside, with a hyphen, when no space or hyphen gives room enough. */
+const LONG_WORD = 16;
+/** The hyphen drawn where a long word is broken (U+2010, so it is told apart from a name's own hyphen). */
+export const WORD_BREAK = '\u2010';
+
+/** Where a line's longest word may be split with a drawn hyphen: at least 6 letters each side. */
+function wordBreakPoints(text: string): Array<[string, string]> {
+  const words = text.split(/[\s-]+/);
+  const longest = words.reduce((a, b) => (b.length > a.length ? b : a), '');
+  if (longest.length <= LONG_WORD) return [];
+  const at = text.indexOf(longest);
+  const splits: Array<[string, string]> = [];
+  for (let k = 6; k <= longest.length - 6; k++) splits.push([text.slice(0, at + k) + WORD_BREAK, text.slice(at + k)]);
+  return splits;
+}
+
 interface Block {
   text: string;
   /** The size it is drawn at when it fits; it shrinks from here. */
@@ -95,7 +126,11 @@ export interface CardLine {
   y: number;
 }
 
-/** A block's lines and size: one line when it fits at 70% of its size or more, else the most even split in two. */
+/**
+ * A block's lines and size: one line when it fits at 70% of its size or more, else the split in two
+ * that draws it largest (at a space or hyphen; inside a very long word only when that still leaves
+ * it under 35% of its size: a rare word of 30 letters and more).
+ */
 async function fitBlock(block: Block, maxWidth: number): Promise<{ lines: string[]; size: number }> {
   const weight = block.weight ?? 400;
   const single = await fittedSize([block.text], block.size, maxWidth, weight);
@@ -105,23 +140,30 @@ async function fitBlock(block: Block, maxWidth: number): Promise<{ lines: string
     const size = await fittedSize([a, b], block.size, maxWidth, weight);
     if (size > best.size) best = { lines: [a, b], size };
   }
+  if (best.size >= block.size * 0.35) return best;
+  // One very long word keeps the text small however it is split at spaces: break that word.
+  for (const [a, b] of wordBreakPoints(block.text)) {
+    const size = await fittedSize([a, b], block.size, maxWidth, weight);
+    if (size > best.size) best = { lines: [a, b], size };
+  }
   return best;
 }
 
 /**
- * The card's text laid out: each block fitted to the width inside the safe margins, stacked and
- * centred on the card's middle (shrunk together if the stack would not fit the safe height).
+ * The card's text laid out: each block fitted to the width inside the safe area, stacked and
+ * centred on that area's middle (shrunk together if the stack would not fit its height).
  */
 export async function layoutCard(width: number, height: number, blocks: Block[]): Promise<CardLine[]> {
+  const safe = cardSafeArea(width, height);
   // A few pixels to spare: a centred line can land half a pixel either way of where it was measured.
-  const maxWidth = Math.floor(width * (1 - 2 * CARD_SAFE_MARGIN)) - 4;
-  const maxHeight = Math.floor(height * (1 - 2 * CARD_SAFE_MARGIN));
+  const maxWidth = Math.floor(width * (1 - 2 * safe.side)) - 4;
+  const maxHeight = Math.floor(height * (1 - safe.top - safe.bottom));
   const used = blocks.filter((b) => b.text.trim());
   const fitted = await Promise.all(used.map((b) => fitBlock(b, maxWidth)));
   const stackHeight = (scale: number) =>
     used.reduce((sum, b, i) => sum + (i ? (b.gapBefore ?? 0) * fitted[i]!.size * scale : 0) + fitted[i]!.lines.length * fitted[i]!.size * scale * LINE_HEIGHT, 0);
   const scale = Math.min(1, maxHeight / Math.max(1, stackHeight(1)));
-  let top = Math.round(height / 2 - stackHeight(scale) / 2);
+  let top = Math.round(height * safe.top + maxHeight / 2 - stackHeight(scale) / 2);
   const lines: CardLine[] = [];
   used.forEach((b, i) => {
     const size = Math.floor(fitted[i]!.size * scale);
@@ -142,7 +184,7 @@ async function card(width: number, height: number, blocks: Block[]): Promise<Buf
     .join('');
   // The red bar sits above the first line, never inside the top margin.
   const firstTop = lines.length ? lines[0]!.y - lines[0]!.size * 0.93 : height / 2;
-  const barY = Math.round(Math.max(height * CARD_SAFE_MARGIN, firstTop - (width > height ? 50 : 60)));
+  const barY = Math.round(Math.max(height * cardSafeArea(width, height).top, firstTop - (width > height ? 50 : 60)));
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#111111"/><stop offset="1" stop-color="#000000"/></linearGradient></defs>
 <rect width="100%" height="100%" fill="url(#g)"/>
