@@ -18,6 +18,7 @@ import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin, storageOf } from '../support/dashboard-fixtures';
 import { jsonOf } from '../support/http';
 import { insertRequest } from '../support/purchase';
+import { startTestS3 } from '../support/s3';
 
 const run = promisify(execFile);
 let app: TestApp;
@@ -164,5 +165,40 @@ describe('where the reel stands, for the review’s header (issue 22, item 9)', 
     expect(reviewStage('ready_to_purchase', 'failed', false)).toBe('render_failed');
     for (const stage of ['awaiting_approval', 'ready', 'rendering', 'render_failed', 'rendered_unpaid', 'rendered', 'delivered']) expect(REVIEW.stages[stage]).toBeTruthy();
     expect(REVIEW.stages.rendered_unpaid).toBe('Rendered, hidden until paid');
+  });
+});
+
+describe('a hand-added clip’s thumbnail when the footage is in an S3 bucket', () => {
+  it('is made from the bucket (read by range, not copied whole first) and stored there', async () => {
+    const s3 = await startTestS3();
+    const bucketApp = await startTestApp({ s3: s3.config });
+    try {
+      const reviewer = await createVerifiedUser(bucketApp, { fullName: 'Bea Bucket' });
+      await makeAdmin(bucketApp, reviewer.userId);
+      const parent = await createVerifiedUser(bucketApp, { fullName: 'Pat Parent' });
+      await bucketApp.db.insert(events).values({ id: eventId, name: 'Thumbs Cup', location: 'Austin', dates: 'May 1' });
+      await bucketApp.db.insert(eventGames).values({ id: gameId, eventId, label: 'Game 1', position: 1 });
+      const request = await insertRequest(bucketApp, parent.userId);
+      await bucketApp.db.update(highlightRequests).set({ eventId, games: [gameId] }).where(eq(highlightRequests.id, request));
+      const id = randomUUID();
+      const sourceKey = `game-footage/${eventId}/${id}.source`;
+      const file = path.join(work, 'game.mp4');
+      await storageOf(bucketApp).putFile(sourceKey, file, 'application/octet-stream');
+      expect(storageOf(bucketApp).localPath(sourceKey)).toBeNull();
+      await bucketApp.db.insert(footage).values({ id, eventId, gameId, camera: 'Camera 1', sourceKey, sizeBytes: fs.statSync(file).size, durationSeconds: 6, width: 640, height: 360, indexState: 'indexed' });
+
+      const added = await bucketApp.fetch(`/api/admin/requests/${request}/clips`, { method: 'POST', json: { footageId: id, startS: 3.5, endS: 5.5 }, cookie: reviewer.cookie });
+      expect(added.status).toBe(201);
+      const clipId = (await jsonOf<{ id: string }>(added)).id;
+      const res = await bucketApp.fetch(`/api/admin/requests/${request}/clips/${clipId}/thumbnail`, { cookie: reviewer.cookie });
+      expect(res.status).toBe(200);
+      const { r, b } = await meanColour(Buffer.from(await res.arrayBuffer()));
+      expect(b).toBeGreaterThan(200);
+      expect(r).toBeLessThan(60);
+      expect(await storageOf(bucketApp).stat(clipThumbnailKey(eventId, clipId))).toMatchObject({ contentType: 'image/jpeg' });
+    } finally {
+      await bucketApp.close();
+      await s3.close();
+    }
   });
 });

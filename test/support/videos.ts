@@ -14,6 +14,8 @@ export interface VideoRecipe {
   gps?: boolean;
   /** Index at the end (what many cameras write); processing must move it to the front. */
   indexAtEnd?: boolean;
+  /** Seconds between keyframes, as a camera sets it (else the encoder's default, about 8 s here). */
+  keyframeEveryS?: number;
 }
 
 export function makeVideo(recipe: VideoRecipe): string {
@@ -32,6 +34,7 @@ export function makeVideo(recipe: VideoRecipe): string {
     '-f', 'lavfi', '-i', `testsrc2=size=${r.width}x${r.height}:rate=30:duration=${r.seconds}`,
     '-f', 'lavfi', '-i', `sine=frequency=440:duration=${r.seconds}`,
     ...codecs, ...gps,
+    ...(r.keyframeEveryS ? ['-g', String(Math.round(30 * r.keyframeEveryS))] : []),
     ...(r.container === 'webm' || r.indexAtEnd ? [] : ['-movflags', '+faststart']),
     ...(r.container === 'mov' ? ['-f', 'mov'] : []),
     tmp,

@@ -4,15 +4,13 @@
 // none (the footage is not indexed yet, or nobody there was close enough), a closer look at just
 // those frames runs as the 'faces.find-in-clip' job, and the track(s) it finds are stored with
 // the file's index. The clip's `faceSearch` says where it stands: looking, found or none.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { appearances, athleteReferences, faceTracks, footage, highlightRequests, userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { jobIdFor, type JobHandler } from '../jobs/queue';
 import { probeVideo } from '../media/ffmpeg';
+import { openStoredVideo, type StoredVideo } from '../media/stored-video';
 import { decodeEmbeddings } from './embeddings';
 import { indexSettings, insertTrack } from './indexing';
 import { distanceToReferences, UNSURE_DISTANCE } from './matching';
@@ -154,13 +152,12 @@ export function findFaceInClip(deps: Pick<AppDeps, 'db' | 'bus' | 'jobs' | 'stor
     const refs = await referencesOf(db, clip.requestId);
     if (!refs.length) return finish(async () => ({ faceSearch: 'none' }));
 
-    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-clip-face-'));
+    let stored: StoredVideo | null = null;
     try {
-      let source = storage.localPath(file.sourceKey);
-      if (!source) {
-        source = path.join(work, 'source');
-        if (!(await storage.download(file.sourceKey, source))) throw new Error('The footage file is missing.');
-      }
+      // In the bucket only the clip's seconds are read (media/stored-video.ts).
+      stored = await openStoredVideo(storage, file.sourceKey);
+      if (!stored) throw new Error('The footage file is missing.');
+      const source = stored.input;
       const size = file.width && file.height ? { width: file.width, height: file.height } : await probeVideo(source);
       const base = indexSettings(deps.config);
       const settings = { ...base, sampleFps: base.sampleFps * 2, fullLookEvery: 1 };
@@ -191,7 +188,7 @@ export function findFaceInClip(deps: Pick<AppDeps, 'db' | 'bus' | 'jobs' | 'stor
       if (ctx.lastAttempt) await finish(async () => ({ faceSearch: 'none' })).catch(() => {});
       throw error;
     } finally {
-      await fs.rm(work, { recursive: true, force: true });
+      await stored?.close();
     }
   };
 }

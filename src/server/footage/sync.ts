@@ -11,9 +11,6 @@
 //  4. the samples themselves, a window around that lag, correlated with the phase transform
 //     (GCC-PHAT): a sharp peak to a fraction of a millisecond, kept when it is clear.
 // A weak or ambiguous peak is "not found", never a guess. See docs/decisions/0015.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
 import { isDamagedFootage } from '../../common/footage-state';
 import { footage } from '../db/schema';
@@ -21,6 +18,7 @@ import { publishFootage } from '../faces/indexing';
 import type { AppDeps } from '../deps';
 import type { JobHandler } from '../jobs/queue';
 import { decodeAudioMono } from '../media/ffmpeg';
+import { openStoredVideo } from '../media/stored-video';
 import { crossCorrelate, fft } from '../media/fft';
 
 export const SYNC_SAMPLE_RATE = 8000;
@@ -254,67 +252,59 @@ export async function syncGame(deps: Pick<AppDeps, 'db' | 'storage' | 'bus'>, ga
   // A damaged file is left out: its sound cannot be read, and it must not become the reference.
   const files = (await deps.db.select().from(footage).where(eq(footage.gameId, gameId)).orderBy(asc(footage.createdAt), asc(footage.id))).filter((f) => !isDamagedFootage(f));
   if (!files.length) return [];
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-sync-'));
-  try {
-    // Read where it lies on this disk, or copied from the bucket; one file at a time.
-    const soundOf = async (row: (typeof files)[number]) => {
-      let local = deps.storage.localPath(row.sourceKey);
-      if (!local) {
-        local = path.join(work, 'source');
-        if (!(await deps.storage.download(row.sourceKey, local))) throw new Error(`The footage ${row.id} is missing.`);
-      }
-      try {
-        return await syncAudioOf(local);
-      } finally {
-        if (local.startsWith(work)) await fs.rm(local, { force: true });
-        await opts.heartbeat?.();
-      }
-    };
-    const results: CameraSync[] = [];
-    let reference: { row: (typeof files)[number]; samples: Float32Array; offsetS: number } | null = null;
-    for (const row of files) {
-      const admin = row.syncSource === 'admin';
-      // Before the reference is found every file is heard (the first with sound is it); after,
-      // an admin's offset needs no listening.
-      if (reference && admin) {
-        results.push({ footageId: row.id, camera: row.camera, syncOffsetS: row.syncOffsetS, syncSource: 'admin' });
-        continue;
-      }
-      const samples = await soundOf(row);
-      if (!reference && samples) {
-        reference = { row, samples, offsetS: admin ? row.syncOffsetS : 0 };
-        results.push({ footageId: row.id, camera: row.camera, syncOffsetS: reference.offsetS, syncSource: admin ? 'admin' : 'reference' });
-      } else if (admin) {
-        results.push({ footageId: row.id, camera: row.camera, syncOffsetS: row.syncOffsetS, syncSource: 'admin' });
-      } else if (!samples) {
-        results.push({ footageId: row.id, camera: row.camera, syncOffsetS: 0, syncSource: 'no_audio' });
-      } else {
-        const estimate = estimateOffset(reference!.samples, samples);
-        const found = estimate.offsetS !== null && Math.abs(reference!.offsetS + estimate.offsetS) <= MAX_OFFSET_S;
-        results.push({
-          footageId: row.id,
-          camera: row.camera,
-          syncOffsetS: found ? toMs(reference!.offsetS + estimate.offsetS!) : 0,
-          syncSource: found ? 'audio' : 'not_found',
-          peakZ: Math.round(estimate.peakZ * 10) / 10,
-        });
-      }
+  // Read where it lies, one file at a time (in the bucket, only the first minutes' bytes).
+  const soundOf = async (row: (typeof files)[number]) => {
+    const stored = await openStoredVideo(deps.storage, row.sourceKey);
+    if (!stored) throw new Error(`The footage ${row.id} is missing.`);
+    try {
+      return await syncAudioOf(stored.input);
+    } finally {
+      await stored.close();
+      await opts.heartbeat?.();
     }
-    for (const result of results) {
-      const row = files.find((f) => f.id === result.footageId)!;
-      if (result.syncSource === 'admin' || (row.syncOffsetS === result.syncOffsetS && row.syncSource === result.syncSource)) continue;
-      // An admin's offset saved while this ran stays.
-      const [changed] = await deps.db
-        .update(footage)
-        .set({ syncOffsetS: result.syncOffsetS, syncSource: result.syncSource })
-        .where(and(eq(footage.id, row.id), or(isNull(footage.syncSource), ne(footage.syncSource, 'admin'))))
-        .returning({ id: footage.id });
-      if (changed) await publishFootage(deps, row.eventId, row.id);
+  };
+  const results: CameraSync[] = [];
+  let reference: { row: (typeof files)[number]; samples: Float32Array; offsetS: number } | null = null;
+  for (const row of files) {
+    const admin = row.syncSource === 'admin';
+    // Before the reference is found every file is heard (the first with sound is it); after,
+    // an admin's offset needs no listening.
+    if (reference && admin) {
+      results.push({ footageId: row.id, camera: row.camera, syncOffsetS: row.syncOffsetS, syncSource: 'admin' });
+      continue;
     }
-    return results;
-  } finally {
-    await fs.rm(work, { recursive: true, force: true });
+    const samples = await soundOf(row);
+    if (!reference && samples) {
+      reference = { row, samples, offsetS: admin ? row.syncOffsetS : 0 };
+      results.push({ footageId: row.id, camera: row.camera, syncOffsetS: reference.offsetS, syncSource: admin ? 'admin' : 'reference' });
+    } else if (admin) {
+      results.push({ footageId: row.id, camera: row.camera, syncOffsetS: row.syncOffsetS, syncSource: 'admin' });
+    } else if (!samples) {
+      results.push({ footageId: row.id, camera: row.camera, syncOffsetS: 0, syncSource: 'no_audio' });
+    } else {
+      const estimate = estimateOffset(reference!.samples, samples);
+      const found = estimate.offsetS !== null && Math.abs(reference!.offsetS + estimate.offsetS) <= MAX_OFFSET_S;
+      results.push({
+        footageId: row.id,
+        camera: row.camera,
+        syncOffsetS: found ? toMs(reference!.offsetS + estimate.offsetS!) : 0,
+        syncSource: found ? 'audio' : 'not_found',
+        peakZ: Math.round(estimate.peakZ * 10) / 10,
+      });
+    }
   }
+  for (const result of results) {
+    const row = files.find((f) => f.id === result.footageId)!;
+    if (result.syncSource === 'admin' || (row.syncOffsetS === result.syncOffsetS && row.syncSource === result.syncSource)) continue;
+    // An admin's offset saved while this ran stays.
+    const [changed] = await deps.db
+      .update(footage)
+      .set({ syncOffsetS: result.syncOffsetS, syncSource: result.syncSource })
+      .where(and(eq(footage.id, row.id), or(isNull(footage.syncSource), ne(footage.syncSource, 'admin'))))
+      .returning({ id: footage.id });
+    if (changed) await publishFootage(deps, row.eventId, row.id);
+  }
+  return results;
 }
 
 /** The 'footage.sync-game' job: sent when a file of the game is indexed and when an admin changes an offset. */

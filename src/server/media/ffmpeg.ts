@@ -3,7 +3,7 @@
 // through `videoInput`: its container named from its own structure, local files only, and no other
 // demuxer (issue 21: a DASH manifest that passed for MOV made ffmpeg read another family's video).
 import { spawn } from 'node:child_process';
-import { DEMUXER, readVideoContainer } from './video-type';
+import { DEMUXER, loopbackVideoContainer, readVideoContainer } from './video-type';
 
 const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
 const FFPROBE = process.env.FFPROBE_PATH || 'ffprobe';
@@ -94,8 +94,13 @@ function runCollectingErrors(bin: string, args: string[]): Promise<string> {
  * named with `-f`, only that demuxer may open anything (nothing nested: no manifest, playlist or
  * concat script inside the file is followed) and only local files. Throws NotAVideoError when the
  * file is not an MP4, MOV or WebM. The one way this code base reads an uploaded video.
+ *
+ * A video in the bucket is read through media/stored-video.ts, which judged its structure before
+ * serving it on loopback: for that address only plain HTTP over TCP is allowed, and nothing else.
  */
 export async function videoInput(file: string): Promise<string[]> {
+  const served = loopbackVideoContainer(file);
+  if (served) return ['-protocol_whitelist', 'http,tcp', '-reconnect', '1', '-reconnect_delay_max', '3', '-format_whitelist', DEMUXER[served], '-f', DEMUXER[served], '-i', file];
   const container = await readVideoContainer(file);
   if (!container) throw new NotAVideoError();
   const demuxer = DEMUXER[container];

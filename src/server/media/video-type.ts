@@ -18,7 +18,8 @@ const BOX_TYPE = /^[\x20-\x7e\xa9]{4}$/;
 /** Far more boxes than any camera writes (a fragmented file has two a fragment). */
 const MAX_BOXES = 500_000;
 
-type Reader = (at: number, length: number) => Promise<Buffer>;
+/** `length` bytes from `at` (fewer at the end of the file). */
+export type Reader = (at: number, length: number) => Promise<Buffer>;
 
 /**
  * The container of the file at `file` by its structure, or null when it is not a whole MP4, MOV or
@@ -33,12 +34,17 @@ export async function readVideoContainer(file: string): Promise<VideoContainer |
       if (buffer.length) await handle.read(buffer, 0, buffer.length, at);
       return buffer;
     };
-    const head = await read(0, 4);
-    if (head.length === 4 && head.readUInt32BE(0) === EBML_ID) return (await readWebm(read, size)) ? 'webm' : null;
-    return await readIsoBmff(read, size);
+    return await containerOf(read, size);
   } finally {
     await handle.close();
   }
+}
+
+/** The same judgement on any `size` bytes `read` gives (a stored object read by range). */
+export async function containerOf(read: Reader, size: number): Promise<VideoContainer | null> {
+  const head = await read(0, 4);
+  if (head.length === 4 && head.readUInt32BE(0) === EBML_ID) return (await readWebm(read, size)) ? 'webm' : null;
+  return readIsoBmff(read, size);
 }
 
 /**
@@ -155,4 +161,17 @@ async function readWebm(read: Reader, size: number): Promise<boolean> {
     if (next.id !== VOID_ID || next.unknown || body + next.size > size) return false;
     at = body + next.size;
   }
+}
+
+/**
+ * The address a stored video is served to ffmpeg at (media/stored-video.ts): loopback, a random
+ * 64-hex path, and the container that was judged before it was served as the extension.
+ */
+export const loopbackVideoUrl = (port: number, token: string, container: VideoContainer) => `http://127.0.0.1:${port}/${token}.${container}`;
+
+const LOOPBACK_VIDEO_URL = /^http:\/\/127\.0\.0\.1:\d{1,5}\/[0-9a-f]{64}\.(mp4|mov|webm)$/;
+
+/** The container of such an address, or null when `input` is not one (a local file's path). */
+export function loopbackVideoContainer(input: string): VideoContainer | null {
+  return (LOOPBACK_VIDEO_URL.exec(input)?.[1] as VideoContainer | undefined) ?? null;
 }

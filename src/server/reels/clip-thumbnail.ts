@@ -11,6 +11,7 @@ import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
 import { appearances, footage } from '../db/schema';
 import { extractFrame } from '../media/ffmpeg';
+import { openStoredVideo } from '../media/stored-video';
 import type { Storage } from '../storage/storage';
 
 /** Beside the event's footage in the never-served game-footage bucket (only the admin route reads it). */
@@ -24,19 +25,21 @@ export const clipThumbnailUrl = (requestId: string, clip: { id: string; startS: 
 const making = new Map<string, Promise<void>>();
 
 async function makeThumbnail(storage: Storage, key: string, sourceKey: string, atSeconds: number) {
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-clip-thumb-'));
+  // In the bucket, ffmpeg reads the index and the frame's few megabytes, not the camera-hour.
+  const source = await openStoredVideo(storage, sourceKey);
+  if (!source) throw new Error('The footage is missing.');
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-clip-thumb-')).catch(async (err) => {
+    await source.close();
+    throw err;
+  });
   try {
-    let local = storage.localPath(sourceKey);
-    if (!local) {
-      local = path.join(work, 'footage.source');
-      if (!(await storage.download(sourceKey, local))) throw new Error('The footage is missing.');
-    }
     const frame = path.join(work, 'frame.jpg');
-    await extractFrame(local, frame, atSeconds);
+    await extractFrame(source.input, frame, atSeconds);
     // Small, like the face thumbnails, and without any metadata.
     const jpeg = await sharp(frame).resize({ width: 320, height: 320, fit: 'inside' }).jpeg({ quality: 80, mozjpeg: true }).toBuffer();
     await storage.put(key, jpeg, 'image/jpeg');
   } finally {
+    await source.close();
     await fs.rm(work, { recursive: true, force: true });
   }
 }

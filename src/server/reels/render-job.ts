@@ -19,6 +19,7 @@ import type { AppDeps } from '../deps';
 import { jobIdFor, type JobHandler } from '../jobs/queue';
 import { reelDeliveredMail } from '../mail/templates';
 import { extractFrame, extractFullFrame, probeVideo } from '../media/ffmpeg';
+import { openStoredVideo, type StoredVideo } from '../media/stored-video';
 import { reencodeImage } from '../media/images';
 import { storageKeys } from '../storage/keys';
 import { introCard, outroCard } from './cards';
@@ -173,20 +174,20 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
       }
     };
     const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-render-'));
+    const opened: StoredVideo[] = [];
     try {
       await update({ state: 'rendering', stage: 'reel', progress: 0, error: null });
 
-      // The sources: each footage file once, read where it lies when it is on this disk.
+      // The sources: each footage file once, read where it lies (in the bucket, only the clips'
+      // seconds are read: media/stored-video.ts).
       const files = await db.select().from(footage).where(inArray(footage.id, [...new Set(render.clips.map((c) => c.footageId))]));
       const sources = new Map<string, { file: string; width: number; height: number; hasAudio: boolean }>();
       for (const f of files) {
-        let local = storage.localPath(f.sourceKey);
-        if (!local) {
-          local = path.join(work, `${f.id}.source`);
-          if (!(await storage.download(f.sourceKey, local))) throw new Error(`The footage ${f.id} is missing.`);
-        }
-        const probe = await probeVideo(local);
-        sources.set(f.id, { file: local, width: probe.width, height: probe.height, hasAudio: probe.audioCodec !== null });
+        const stored = await openStoredVideo(storage, f.sourceKey);
+        if (!stored) throw new Error(`The footage ${f.id} is missing.`);
+        opened.push(stored);
+        const probe = await probeVideo(stored.input);
+        sources.set(f.id, { file: stored.input, width: probe.width, height: probe.height, hasAudio: probe.audioCodec !== null });
       }
       const trackIds = [...new Set(render.clips.flatMap((c) => c.trackIds))];
       const detections = trackIds.length
@@ -334,6 +335,7 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
       await update({ state: ctx.lastAttempt ? 'failed' : 'queued', error: (error as Error).message.slice(0, 500) }).catch(() => {});
       throw error;
     } finally {
+      await Promise.all(opened.map((v) => v.close()));
       await fs.rm(work, { recursive: true, force: true });
     }
   };
