@@ -147,6 +147,24 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await page.setViewportSize({ width: 390, height: 844 });
   await angles.first().scrollIntoViewIfNeeded();
   await shot(page, 'review-01-moments-390');
+  // A decision the server refuses (the clip went away meanwhile): on a phone the toast says so in
+  // full, inside the screen, and the choice is put back.
+  const decisionUrl = /\/api\/admin\/requests\/[^/]+\/clips\/[^/]+\/decision$/;
+  await page.route(decisionUrl, (route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ code: 'NOT_FOUND', message: REVIEW.clipNotFound }) }));
+  await page.getByRole('button', { name: new RegExp(`^${REVIEW.accept} Camera 1`) }).click();
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: REVIEW.clipNotFound });
+  await toast.waitFor();
+  expect(await toast.textContent()).toContain(REVIEW.failed);
+  const box = (await toast.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  await shot(page, 'review-01-refused-390');
+  await page.getByRole('button', { name: new RegExp(`^${REVIEW.accept} Camera 1`) }).waitFor();
+  await expect.poll(() => angles.filter({ hasText: 'Camera 1' }).getByTestId('decision').count()).toBe(0);
+  await page.unroute(decisionUrl);
+  await toast.getByRole('button', { name: /close/i }).click();
+  await toast.waitFor({ state: 'detached' });
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // Play an angle in place: the footage streams by ranges from the clip's start.
