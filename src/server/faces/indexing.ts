@@ -48,8 +48,13 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
     const started = performance.now();
     try {
       await update({ indexState: 'indexing', indexProgress: 0, indexError: null });
-      const source = path.join(work, 'source');
-      if (!(await storage.download(row.sourceKey, source))) throw new Error('The footage file is missing.');
+      // Read where it lies on this disk. From the bucket it is copied once: the check below and
+      // the stretches read it through, which by range would fetch it twice.
+      let source = storage.localPath(row.sourceKey);
+      if (!source) {
+        source = path.join(work, 'source');
+        if (!(await storage.download(row.sourceKey, source))) throw new Error('The footage file is missing.');
+      }
       // A file cut off or corrupt inside fails here, in seconds, rather than after its decoding.
       await checkVideoReadable(source);
       const probe = await probeVideo(source);
