@@ -44,10 +44,10 @@ async function readAll(storage: Storage, key: string, start: number, end: number
  * NotAVideoError when a bucket object is not a whole MP4, MOV or WebM file. Close it when done.
  */
 export async function openStoredVideo(storage: Storage, key: string): Promise<StoredVideo | null> {
-  const object = await storage.stat(key);
-  if (!object) return null;
   const local = storage.localPath(key);
   if (local) return { input: local, bytesRead: () => 0, close: async () => {} };
+  const object = await storage.stat(key);
+  if (!object) return null;
 
   const { size } = object;
   let read = 0;
