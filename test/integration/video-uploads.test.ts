@@ -14,6 +14,7 @@ import { cookiesFrom, createVerifiedUser, markVerified, startTestApp, uniqueEmai
 import { insertPerson, makeAdmin, readStored, storageOf } from '../support/dashboard-fixtures';
 import { jsonOf } from '../support/http';
 import { insertRequest } from '../support/purchase';
+import { startTestS3 } from '../support/s3';
 import { isFaststart, makeVideo, probe } from '../support/videos';
 
 type User = Awaited<ReturnType<typeof createVerifiedUser>>;
@@ -248,6 +249,36 @@ describe('resuming', () => {
       expect(sha(await readStored(quiet.server.deps.storage, row!.sourceKey!))).toBe(sha(clip));
     } finally {
       await quiet.close();
+    }
+  });
+});
+
+describe('with the videos in an S3 bucket', () => {
+  it('the original is read from the bucket as ffmpeg goes, and the playable MP4 is stored there without its location', async () => {
+    const s3 = await startTestS3();
+    const bucketApp = await startTestApp({ rateLimitScale: 50, s3: s3.config });
+    try {
+      const uploader = await createVerifiedUser(bucketApp, { fullName: 'Bo Bucket' });
+      await makeAdmin(bucketApp, uploader.userId);
+      const player = await createVerifiedUser(bucketApp, { fullName: 'Pia Player' });
+      const bytes = fs.readFileSync(makeVideo({ container: 'mp4', gps: true, indexAtEnd: true }));
+      const result = await tusUpload(bucketApp, uploader.cookie, bytes, { ...meta(), userId: player.userId });
+      expect(result.error).toBeNull();
+      const videoId = result.body!.videoId as string;
+      const row = async () => (await bucketApp.db.select().from(userVideos).where(eq(userVideos.id, videoId)))[0]!;
+      await expect.poll(async () => (await row()).processingState, { timeout: 60_000, interval: 250 }).toBe('ready');
+      const ready = await row();
+      expect(storageOf(bucketApp).localPath(ready.videoUrl!)).toBeNull();
+      const file = path.join(tmp, `${videoId}-bucket.mp4`);
+      fs.writeFileSync(file, await readStored(storageOf(bucketApp), ready.videoUrl!));
+      expect(isFaststart(file)).toBe(true);
+      const info = probe(file);
+      const tags = [info.format.tags ?? {}, ...info.streams.map((s) => s.tags ?? {})].flatMap((t) => Object.entries(t));
+      expect(tags.filter(([k, v]) => /location|iso6709|gps/i.test(k) || v.includes('40.7128'))).toEqual([]);
+      expect(await storageOf(bucketApp).list(`user-videos/${player.userId}/`)).not.toContain(`user-videos/${player.userId}/${videoId}.source`);
+    } finally {
+      await bucketApp.close();
+      await s3.close();
     }
   });
 });

@@ -12,6 +12,7 @@ import type { AppDeps } from '../deps';
 import type { JobHandler } from '../jobs/queue';
 import { extractFrame, makeWebVideo, probeVideo } from '../media/ffmpeg';
 import { reencodeImage } from '../media/images';
+import { openStoredVideo, type StoredVideo } from '../media/stored-video';
 import { storageKeys } from '../storage/keys';
 
 const PROGRESS_EVERY_MS = 1500;
@@ -28,10 +29,13 @@ export function processVideo(deps: Pick<AppDeps, 'db' | 'storage' | 'bus'>): Job
       await bus.publish({ topic: 'user_videos', userId: video.userId, action: 'update', id: videoId });
     };
     const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-video-'));
+    let stored: StoredVideo | null = null;
     try {
       await update({ processingState: 'processing', processingProgress: 0, processingError: null });
-      const source = path.join(work, 'source');
-      if (!(await storage.download(uploadKey, source))) throw new Error('The uploaded file is missing.');
+      // Read where it lies, or from the bucket by range as ffmpeg goes (media/stored-video.ts).
+      stored = await openStoredVideo(storage, uploadKey);
+      if (!stored) throw new Error('The uploaded file is missing.');
+      const source = stored.input;
       const probe = await probeVideo(source);
       const output = path.join(work, 'video.mp4');
       let lastReport = 0;
@@ -71,6 +75,7 @@ export function processVideo(deps: Pick<AppDeps, 'db' | 'storage' | 'bus'>): Job
       await update({ processingState: ctx.lastAttempt ? 'failed' : 'queued', processingError: (error as Error).message.slice(0, 500) }).catch(() => {});
       throw error;
     } finally {
+      await stored?.close();
       await fs.rm(work, { recursive: true, force: true });
     }
   };
