@@ -6,6 +6,7 @@
 // media/ffmpeg.ts `videoInput` gives ffmpeg plain HTTP for that address and nothing else.
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import { parseRange } from '../http/send-file';
 import type { Storage } from '../storage/storage';
@@ -34,9 +35,7 @@ export interface StoredVideo {
 async function readAll(storage: Storage, key: string, start: number, end: number): Promise<Buffer> {
   const body = await storage.read(key, { start, end });
   if (!body) throw new Error('The stored video went missing while it was read.');
-  const parts: Buffer[] = [];
-  for await (const part of body) parts.push(part as Buffer);
-  return Buffer.concat(parts);
+  return buffer(body);
 }
 
 /**
