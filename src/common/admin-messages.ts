@@ -199,10 +199,15 @@ export const ADMIN = {
     description: 'People who started on the home page. Those who finished registering are marked.',
     columns: { name: 'Name', email: 'Email', date: 'Date' },
     clearAll: 'Clear All Submissions',
-    clearConfirm: 'Clear every submission from this list? They are archived, not deleted, and can be brought back.',
-    cleared: { title: 'Submissions Cleared', description: 'The list is empty. The entries were archived.' } satisfies ToastText,
+    clearConfirm: 'Clear every submission shown on this list? They are archived, not deleted. Any that arrive meanwhile stay on the list.',
+    cleared: (archived: number): ToastText => ({
+      title: 'Submissions Cleared',
+      description: archived === 1 ? '1 submission was archived.' : `${archived} submissions were archived.`,
+    }),
     exportCsv: 'Export CSV',
     empty: 'No submissions yet',
+    /** The archive request must say up to when (the moment the list was shown): a client's mistake, never shown on the page. */
+    archiveNeedsMoment: 'Say up to when the list was seen (upTo, a date).',
   },
 } as const;
 

@@ -228,13 +228,29 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
   await page.waitForTimeout(300);
   await shot(page, 'admin-07-orders-promo-codes-1280');
   await expectAccessible(page, 'admin orders and promo codes');
+  const homepageSignup = async (firstName: string) => {
+    const res = await post('/api/account/homepage-signups', { json: { firstName, lastName: 'Waiting', email: `${firstName.toLowerCase()}.waiting@example.com` } });
+    expect(res.status).toBe(201);
+  };
+  await homepageSignup('Wren');
   await page.goto(`${product.url}/admin/waiting-list`);
   await page.getByRole('heading', { name: ADMIN.waitingList.title }).waitFor();
+  await page.getByText('wren.waiting@example.com').waitFor();
   await expectAccessible(page, 'admin waiting list');
+  // Clearing takes what the page showed; a sign-up that came after stays on the list.
+  await homepageSignup('Wade');
+  await page.getByRole('button', { name: ADMIN.waitingList.clearAll }).click();
+  const clearing = page.getByRole('dialog', { name: ADMIN.waitingList.clearAll });
+  await clearing.getByText(ADMIN.waitingList.clearConfirm).waitFor();
+  await clearing.getByRole('button', { name: ADMIN.waitingList.clearAll }).click();
+  await page.getByText(ADMIN.waitingList.cleared(1).description).waitFor();
+  await page.getByText('wade.waiting@example.com').waitFor();
+  await page.getByText('wren.waiting@example.com').waitFor({ state: 'detached' });
+  await shot(page, 'admin-08-waiting-list-cleared-1280');
 
   // The same screens on a phone.
   await page.setViewportSize({ width: 390, height: 844 });
-  for (const [pathname, name] of [['/admin', 'portal'], ['/admin/users', 'users'], ['/admin/orders', 'orders']] as const) {
+  for (const [pathname, name] of [['/admin', 'portal'], ['/admin/users', 'users'], ['/admin/orders', 'orders'], ['/admin/waiting-list', 'waiting-list']] as const) {
     await page.goto(`${product.url}${pathname}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForTimeout(300);

@@ -340,7 +340,7 @@ describe('the waiting list', () => {
       { firstName: 'Wes', lastName: 'Waiting', email: 'wes.waiting@example.com' },
       { firstName: '=HYPERLINK("http://evil")', lastName: 'X', email: 'formula@example.com' },
     ]);
-    const list = await jsonOf<{ total: number; entries: Array<{ name: string; email: string }> }>(await asAdmin('/api/admin/waiting-list'));
+    const list = await jsonOf<{ total: number; entries: Array<{ name: string; email: string; createdAt: string }> }>(await asAdmin('/api/admin/waiting-list'));
     expect(list.total).toBe(list.entries.length);
     expect(list.entries.map((e) => e.email)).toEqual(expect.arrayContaining(['wes.waiting@example.com', 'formula@example.com']));
 
@@ -351,7 +351,9 @@ describe('the waiting list', () => {
     expect(text.split('\r\n')[0]).toBe('Name,Email,Date,Registered');
     expect(text).toContain(`"'=HYPERLINK(""http://evil"") X"`);
 
-    const seenAt = new Date().toISOString();
+    // As the page does: up to the newest entry it shows, in the server's time. The database
+    // keeps microseconds, the list milliseconds: that newest entry is archived all the same.
+    const seenAt = list.entries[0]!.createdAt;
     const [later] = await app.db.insert(homepageSignups).values({ firstName: 'Late', lastName: 'Arrival', email: 'late@example.com', createdAt: new Date(Date.now() + 60_000) }).returning();
     const archived = await jsonOf<{ archived: number }>(await asAdmin('/api/admin/waiting-list/archive', { method: 'POST', json: { upTo: seenAt } }));
     expect(archived.archived).toBe(list.total);
@@ -359,6 +361,24 @@ describe('the waiting list', () => {
     expect(after.entries.map((e) => e.id)).toEqual([later!.id]);
     // Archived, never deleted.
     expect((await app.db.select().from(homepageSignups)).length).toBe(list.total + 1);
+  });
+
+  it('archives nothing when the request does not say up to when the list was seen', async () => {
+    await app.db.insert(homepageSignups).values({ firstName: 'Nora', lastName: 'Notyet', email: 'nora.notyet@example.com' });
+    const open = async () => (await app.db.select({ id: homepageSignups.id }).from(homepageSignups).where(sql`${homepageSignups.archivedAt} is null`)).length;
+    const archives = async () => (await app.db.select({ id: auditLog.id }).from(auditLog).where(eq(auditLog.action, 'waiting-list.archive'))).length;
+    const before = await open();
+    const archivesBefore = await archives();
+    expect(before).toBeGreaterThan(0);
+    // JSON null used to answer 500; the others used to archive everything up to now.
+    const bodies = ['null', '[]', '"2026-01-01"', 'not json', '{}', '{"upTo":5}', '{"upTo":"the day before"}', '{"upTo":null}'];
+    for (const body of bodies) {
+      const res = await asAdmin('/api/admin/waiting-list/archive', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(res.status, body).toBe(400);
+      expect(await res.json()).toEqual({ code: 'VALIDATION_ERROR', message: ADMIN.waitingList.archiveNeedsMoment });
+    }
+    expect(await open()).toBe(before);
+    expect(await archives()).toBe(archivesBefore);
   });
 });
 

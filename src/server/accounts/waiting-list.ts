@@ -1,6 +1,6 @@
 // The waiting list: homepage sign-ups, for active admins only (the spec's client-side password
 // gate is not reproduced). "Clear All Submissions" archives, so nothing is ever lost.
-import { and, desc, isNull, lte } from 'drizzle-orm';
+import { and, desc, isNull, lte, sql } from 'drizzle-orm';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { homepageSignups } from '../db/schema';
@@ -24,12 +24,16 @@ export async function listWaitingList(db: Db) {
   };
 }
 
-/** Archives what the admin saw: entries that arrive meanwhile stay on the list. */
+/**
+ * Archives what the admin saw: entries up to `upTo`, the newest one the list showed (the server's
+ * own time, so the admin's clock does not matter); entries that arrive meanwhile stay on the list.
+ */
 export async function archiveWaitingList(db: Db, adminId: string, upTo: Date): Promise<number> {
   const archived = await db
     .update(homepageSignups)
     .set({ archivedAt: new Date() })
-    .where(and(isNull(homepageSignups.archivedAt), lte(homepageSignups.createdAt, upTo)))
+    // The list gives times to the millisecond; the database keeps microseconds.
+    .where(and(isNull(homepageSignups.archivedAt), lte(sql`date_trunc('milliseconds', ${homepageSignups.createdAt})`, upTo)))
     .returning({ id: homepageSignups.id });
   await audit(db, { actorId: adminId, action: 'waiting-list.archive', subjectUserId: null, details: { count: archived.length } });
   return archived.length;

@@ -127,9 +127,11 @@ export function adminRoutes(deps: AppDeps) {
         return c.body(waitingListCsv(list.entries));
       })
       .post('/waiting-list/archive', async (c) => {
-        // Only what the admin was looking at: entries newer than the page stay.
-        const body = (await c.req.json().catch(() => ({}))) as { upTo?: unknown };
-        const upTo = typeof body.upTo === 'string' && !Number.isNaN(Date.parse(body.upTo)) ? new Date(body.upTo) : new Date();
+        // Only what the admin was looking at: entries newer than the page stay. Without that
+        // moment (a body that is no object, or no date) nothing is archived.
+        const body = (await c.req.json().catch(() => null)) as { upTo?: unknown } | null;
+        const upTo = typeof body?.upTo === 'string' ? new Date(body.upTo) : null;
+        if (!upTo || Number.isNaN(upTo.getTime())) return apiError(c, 400, 'VALIDATION_ERROR', ADMIN.waitingList.archiveNeedsMoment);
         return c.json({ archived: await archiveWaitingList(deps.db, c.var.viewer.userId, upTo) });
       })
       .get('/jobs/failed', async (c) => {

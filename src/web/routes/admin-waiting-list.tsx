@@ -16,18 +16,18 @@ export default function AdminWaitingListPage() {
   const list = useWaitingList();
   const archive = useArchiveWaitingList();
   const [confirming, setConfirming] = useState(false);
-  const [loadedAt] = useState(() => new Date().toISOString());
+  const entries = list.data?.entries ?? [];
 
+  // Up to the newest entry shown (newest first), in the server's time: one that arrives after
+  // the list was loaded stays on it.
   const clear = () =>
-    archive.mutate(loadedAt, {
-      onSuccess: () => {
-        notify.success(ADMIN.waitingList.cleared);
+    archive.mutate(entries[0]!.createdAt, {
+      onSuccess: ({ archived }) => {
+        notify.success(ADMIN.waitingList.cleared(archived));
         setConfirming(false);
       },
       onError: (e) => notify.error({ title: 'Error', description: e.message }),
     });
-
-  const entries = list.data?.entries ?? [];
   return (
     <>
       <AdminPageHeader title={ADMIN.waitingList.title}>
@@ -51,7 +51,13 @@ export default function AdminWaitingListPage() {
       ) : entries.length === 0 ? (
         <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300">{ADMIN.waitingList.empty}</p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-neutral-800">
+        // Focusable, so a keyboard can scroll the table sideways on a phone (nothing in it takes focus).
+        <div
+          role="region"
+          aria-label={ADMIN.waitingList.title}
+          tabIndex={0}
+          className="overflow-x-auto rounded-xl border border-neutral-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-500"
+        >
           <table className="w-full min-w-[520px] text-left text-sm">
             <thead className="bg-neutral-900 text-xs uppercase tracking-wide text-neutral-300">
               <tr>
