@@ -2,8 +2,9 @@
 // and the count come from two statements sent together, the list as it opens from prepared ones.
 // These pin what the list said when it took five: every field, newest first, the total on a page
 // past the end, paid, the latest render, and the team's "nothing found" mark.
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appearances, footage, highlightRequests, orders, reelRenders } from '../../src/server/db/schema';
+import { appearances, footage, highlightRequests, orders, reelRenders, user, userProfiles } from '../../src/server/db/schema';
 import { withVideos } from '../../src/server/admin/users';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { insertPerson, insertVideo, makeAdmin } from '../support/dashboard-fixtures';
@@ -131,6 +132,26 @@ describe('the users list, issue 23', () => {
     // A file of the event still to be indexed may find the athlete yet: nothing is "not found".
     await app.db.insert(footage).values({ eventId: AUSTIN, gameId: 'austin-sat-2', camera: 'Camera 1', sourceKey: `game-footage/${AUSTIN}/b.source`, sizeBytes: 1, indexState: 'queued' });
     expect(await marks()).toEqual(cases.map(() => false));
+  });
+
+  it('the total as the list opens is the number of profiles, through sign-ups, set-based inserts, deletions and concurrent sign-ups', async () => {
+    const counted = async () => (await app.db.select({ n: sql<number>`count(*)::int` }).from(userProfiles))[0]!.n;
+    const total = async () => (await list()).total;
+    expect(await total()).toBe(await counted());
+    // One through the real sign-up, a hundred in one statement (as an import would), then a user
+    // deleted (the profile goes by the foreign key's cascade) and a hundred in one statement.
+    const signedUp = await createVerifiedUser(app, { fullName: 'Cora Counted' });
+    const many = Array.from({ length: 100 }, (_, i) => ({ id: `counted-${Date.now().toString(36)}-${i}`, name: `Counted ${i}`, email: `counted.${i}.${Date.now()}@example.com`, emailVerified: true }));
+    await app.db.insert(user).values(many);
+    expect(await total()).toBe(await counted());
+    await app.db.delete(user).where(eq(user.id, signedUp.userId));
+    await app.db.delete(user).where(inArray(user.id, many.map((u) => u.id)));
+    expect(await total()).toBe(await counted());
+    // Ten at once, each in its own statement and transaction: none is lost on the one row.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => insertPerson(app, { firstName: 'Concurrent', lastName: `Signup ${i}` })));
+    expect(await total()).toBe(await counted());
+    // A search still counts what it finds.
+    expect((await list('q=concurrent')).total).toBe(10);
   });
 
   it('a profile the videos statement missed (the page moved between the two) gets its videos read again', async () => {

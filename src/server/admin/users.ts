@@ -5,7 +5,7 @@ import { and, asc, eq, gte, inArray, sql, type SQL, type SQLWrapper } from 'driz
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { highlightRequests, orders, user, userProfiles, userVideos } from '../db/schema';
+import { highlightRequests, orders, user, userProfileCount, userProfiles, userVideos } from '../db/schema';
 import { requestPaidColumn } from '../orders/queries';
 import { reelFactColumns } from '../requests/reel-progress';
 
@@ -182,7 +182,10 @@ function usersPage(db: Db, { where, offset, videosBeside }: PageOptions) {
     sql`${highlightRequests.createdAt} desc`,
   );
   return {
-    count: db.select({ total: sql<number>`count(*)::int` }).from(userProfiles).where(where),
+    // Everyone (the list as it opens): the total the database keeps, instead of counting them all.
+    count: where
+      ? db.select({ total: sql<number>`count(*)::int` }).from(userProfiles).where(where)
+      : db.select({ total: userProfileCount.profiles }).from(userProfileCount),
     /** Each profile of the page with its requests (and videos, unless beside), in the list's order. */
     people: db
       .with(page)
