@@ -189,6 +189,8 @@ export interface SmtpServer {
   mails: Mail[];
   /** Holds each message this long before answering (a slow provider: a worker can be killed mid-delivery). */
   holdMs: number;
+  /** Messages received and not yet answered. */
+  inFlight: number;
   stop(): Promise<void>;
   start(): Promise<void>;
   count(subject: string): number;
@@ -202,6 +204,7 @@ async function startSmtp(): Promise<SmtpServer> {
     url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
     mails: [],
     holdMs: 0,
+    inFlight: 0,
     async start() {
       if (server) return;
       server = new SMTPServer({
@@ -212,6 +215,7 @@ async function startSmtp(): Promise<SmtpServer> {
           closedSessions.add(session.id);
         },
         onData(stream, session, callback) {
+          smtp.inFlight += 1;
           simpleParser(stream)
             .then(async (parsed) => {
               if (smtp.holdMs) await sleep(smtp.holdMs);
@@ -221,7 +225,8 @@ async function startSmtp(): Promise<SmtpServer> {
               smtp.mails.push({ to, subject: parsed.subject ?? '', messageId: parsed.messageId ?? '', text: parsed.text ?? '' });
               callback();
             })
-            .catch(callback);
+            .catch(callback)
+            .finally(() => (smtp.inFlight -= 1));
         },
       });
       await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));

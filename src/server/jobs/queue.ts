@@ -64,6 +64,8 @@ export interface JobQueueOptions {
 const SCHEMA = 'pgboss';
 /** How long a finished job waits for the database to record it (longer than any restart). */
 const COMPLETE_RETRY_MS = 5 * 60_000;
+/** After the database (re)starts, how long beyond the stale time its workers have to reconnect and beat. */
+const RESTART_GRACE_SECONDS = 10;
 
 /**
  * A job id made from a name, the same every time (a UUID, as pg-boss wants): sending twice with
@@ -243,16 +245,24 @@ export class JobQueue {
   /**
    * Hands back to the queue the jobs whose worker has stopped beating. On PGlite this process is
    * the only possible worker, so at start every lease of another worker is an orphan.
+   *
+   * While the database is down nobody can beat, so right after it restarts every lease looks
+   * stale, those of jobs still running or finished and waiting to be recorded (a mail already
+   * sent) among them: taken back, they would run twice. A lease is therefore stale only once
+   * its worker has had the database for the whole stale time, plus RESTART_GRACE_SECONDS to
+   * reconnect, without beating.
    */
   private async takeBackOrphans(atStart: boolean): Promise<void> {
     try {
       const everyOtherAtStart = atStart && this.database.kind === 'pglite';
+      const staleAfter = `${this.heartbeatSeconds * 3} seconds`;
       const stale = await queryRows<{ job_id: string; job_name: JobType }>(
         this.database.db,
         everyOtherAtStart
           ? sql`SELECT job_id, job_name FROM job_leases WHERE worker_id <> ${this.workerId}`
           : sql`SELECT job_id, job_name FROM job_leases
-                WHERE heartbeat_at < now() - ${`${this.heartbeatSeconds * 3} seconds`}::interval`,
+                WHERE heartbeat_at < now() - ${staleAfter}::interval
+                  AND pg_postmaster_start_time() < now() - ${staleAfter}::interval - ${`${RESTART_GRACE_SECONDS} seconds`}::interval`,
       );
       for (const lease of stale) {
         logger.warn({ jobId: lease.job_id, job: lease.job_name }, 'the worker running this job stopped; running it again');
