@@ -152,8 +152,8 @@ async function searchPlan(app: TestApp): Promise<string> {
 }
 
 async function explain(app: TestApp): Promise<void> {
-  const filter = sql`(EXISTS (SELECT 1 FROM highlight_requests r WHERE r.user_id = user_profiles.id AND r.status = 'pending')
-                  OR EXISTS (SELECT 1 FROM highlight_requests r WHERE r.user_id = user_profiles.id AND r.status = 'ready_to_purchase'))`;
+  // The filters as src/server/admin/users.ts writes them: the tallies the database keeps (migration 0014).
+  const filter = sql`user_profiles.id IN (SELECT user_id FROM user_list_tallies WHERE pending > 0 OR ready_to_purchase > 0)`;
   const page = (where: SQL) =>
     sql`SELECT id, first_name, last_name, email, phone, created_at FROM user_profiles WHERE ${where}
         ORDER BY lower(last_name), lower(first_name), id LIMIT 25 OFFSET 0`;

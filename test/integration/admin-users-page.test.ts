@@ -4,8 +4,9 @@
 // past the end, paid, the latest render, and the team's "nothing found" mark.
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appearances, footage, highlightRequests, orders, reelRenders, user, userProfiles } from '../../src/server/db/schema';
+import { appearances, events, footage, highlightRequests, orders, reelRenders, user, userProfiles, userVideos } from '../../src/server/db/schema';
 import { withVideos } from '../../src/server/admin/users';
+import { queryRows } from '../../src/server/db/client';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { insertPerson, insertVideo, makeAdmin } from '../support/dashboard-fixtures';
 
@@ -152,6 +153,79 @@ describe('the users list, issue 23', () => {
     expect(await total()).toBe(await counted());
     // A search still counts what it finds.
     expect((await list('q=concurrent')).total).toBe(10);
+  });
+
+  it('the filters read tallies the database keeps: equal to a recount through inserts, status changes, moves, deletions and concurrent changes', async () => {
+    const tallied = () => queryRows(app.db, sql`SELECT user_id, pending, ready_to_purchase, delivered, videos FROM user_list_tallies ORDER BY user_id`);
+    // What the tallies must say, counted afresh: a row only for a user with a request or a video.
+    const recounted = () =>
+      queryRows(app.db, sql`SELECT user_id, sum(pending)::int AS pending, sum(ready)::int AS ready_to_purchase, sum(delivered)::int AS delivered, sum(videos)::int AS videos
+        FROM (SELECT user_id, (status = 'pending')::int AS pending, (status = 'ready_to_purchase')::int AS ready, (status = 'delivered')::int AS delivered, 0 AS videos FROM highlight_requests
+              UNION ALL SELECT user_id, 0, 0, 0, 1 FROM user_videos) AS held
+        GROUP BY user_id ORDER BY user_id`);
+    const same = async (step: string) => expect(await tallied(), step).toEqual(await recounted());
+    const found = async (id: string, filter: string) => (await list(`filters=${filter}&q=${encodeURIComponent(id)}`)).users.some((u) => u.id === id);
+    await same('as the tests before left it');
+    // Events of their own: a user may have one open request per event.
+    const eventIds = Array.from({ length: 13 }, (_, i) => `tally-event-${i}`);
+    await app.db.insert(events).values(eventIds.map((id) => ({ id, name: id, location: 'Austin, TX', dates: 'Oct 18-19' })));
+
+    const ann = await insertPerson(app, { firstName: 'Ann', lastName: 'Tally' });
+    const ben = await insertPerson(app, { firstName: 'Ben', lastName: 'Tally' });
+    expect(await found(ann, 'submitted')).toBe(false);
+    // Three requests in one statement, then one at a time.
+    const [first, second] = await app.db
+      .insert(highlightRequests)
+      .values([0, 1, 2].map((i) => ({ userId: ann, event: `Tally Cup ${i}`, eventId: eventIds[i]!, status: 'pending' as const })))
+      .returning({ id: highlightRequests.id });
+    await request(ben, { status: 'pending' });
+    await same('requests inserted');
+    expect(await found(ann, 'submitted')).toBe(true);
+    expect(await found(ann, 'approved')).toBe(false);
+    // An update that changes neither status nor owner, one that changes the status of two rows
+    // at once, and one that gives a request to another user.
+    await app.db.update(highlightRequests).set({ games: ['Saturday Court 2: Final'] }).where(eq(highlightRequests.userId, ann));
+    await app.db.update(highlightRequests).set({ status: 'ready_to_purchase' }).where(inArray(highlightRequests.id, [first!.id, second!.id]));
+    await same('statuses changed');
+    expect(await found(ann, 'approved')).toBe(true);
+    await app.db.update(highlightRequests).set({ userId: ben }).where(eq(highlightRequests.id, second!.id));
+    await same('a request moved to another user');
+    // Videos: two in one statement, one moved, one deleted.
+    const annVideo = (await insertVideo(app, ann, { videoTitle: 'Tally one' }, { bytes: null })).id;
+    await insertVideo(app, ann, { videoTitle: 'Tally two' }, { bytes: null });
+    await app.db.update(userVideos).set({ processingProgress: 50 }).where(eq(userVideos.userId, ann));
+    await same('videos inserted and updated');
+    expect(await found(ann, 'delivered')).toBe(true);
+    await app.db.update(userVideos).set({ userId: ben }).where(eq(userVideos.id, annVideo));
+    await app.db.delete(userVideos).where(eq(userVideos.userId, ann));
+    await same('a video moved, another deleted');
+    // Ten concurrent status changes of one user's requests, each in its own transaction: none is lost.
+    const many = await app.db
+      .insert(highlightRequests)
+      .values(Array.from({ length: 10 }, (_, i) => ({ userId: ben, event: `Tally Open ${i}`, eventId: eventIds[i + 3]!, status: 'pending' as const })))
+      .returning({ id: highlightRequests.id });
+    await Promise.all(many.map(({ id }, i) => app.db.update(highlightRequests).set({ status: i % 2 ? 'delivered' : 'ready_to_purchase' }).where(eq(highlightRequests.id, id))));
+    await same('concurrent status changes');
+    // The filters' totals against the profiles counted from the requests and videos themselves.
+    const statuses = { submitted: ['pending'], approved: ['ready_to_purchase'], delivered: ['delivered'] } as const;
+    for (const filters of ['submitted', 'approved', 'delivered', 'submitted,approved', 'approved,delivered']) {
+      const chosen = filters.split(',') as Array<keyof typeof statuses>;
+      const wanted = chosen.flatMap((f) => statuses[f]);
+      const [counted] = await queryRows<{ n: number }>(
+        app.db,
+        sql`SELECT count(*)::int AS n FROM user_profiles p
+          WHERE EXISTS (SELECT 1 FROM highlight_requests r WHERE r.user_id = p.id AND r.status::text IN (${sql.join(wanted.map((w) => sql`${w}`), sql`, `)}))
+             OR (${chosen.includes('delivered')} AND EXISTS (SELECT 1 FROM user_videos v WHERE v.user_id = p.id))`,
+      );
+      expect((await list(`filters=${filters}`)).total, filters).toBe(counted!.n);
+      expect((await list(`filters=${filters}&page=2`)).total, filters).toBe(counted!.n);
+    }
+    // Ann's last requests deleted: her row goes, as she has nothing left. Ben's account deleted:
+    // its cascade takes his requests and videos, and his row with them.
+    await app.db.delete(highlightRequests).where(eq(highlightRequests.userId, ann));
+    await app.db.delete(user).where(eq(user.id, ben));
+    await same('requests deleted, a user deleted');
+    expect(await queryRows(app.db, sql`SELECT user_id FROM user_list_tallies WHERE user_id IN (${ann}, ${ben})`)).toEqual([]);
   });
 
   it('a profile the videos statement missed (the page moved between the two) gets its videos read again', async () => {

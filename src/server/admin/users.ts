@@ -1,11 +1,11 @@
 // The admin users list: search, filters, sort and paging done by the database, so the page stays
 // fast with tens of thousands of users (a trigram index on search_text, and one on the sort order;
 // migration 0004).
-import { and, asc, eq, gte, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { highlightRequests, orders, user, userProfileCount, userProfiles, userVideos } from '../db/schema';
+import { highlightRequests, orders, user, userListTallies, userProfileCount, userProfiles, userVideos } from '../db/schema';
 import { requestPaidColumn } from '../orders/queries';
 import { reelFactColumns } from '../requests/reel-progress';
 
@@ -31,20 +31,20 @@ function containing(text: string): string {
 }
 
 /**
- * The filters, OR-ed, as one set of user ids: the database hashes it once, instead of probing
- * each request and video table for every profile.
+ * The filters, OR-ed, as a condition on each user's tallies (user_list_tallies, kept by the
+ * database's triggers, migration 0014): one narrow row per user with requests or videos, instead
+ * of gathering every request and video on each search.
  */
-function filterCondition(filters: UserFilter[]): SQL | undefined {
-  const statuses = filters.flatMap((f) => (f === 'submitted' ? ['pending'] : f === 'approved' ? ['ready_to_purchase'] : []));
-  const sets = [
-    ...(statuses.length
-      ? [sql`SELECT user_id FROM ${highlightRequests} WHERE status IN (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)})`]
-      : []),
+function heldCondition(filters: UserFilter[]): SQL | undefined {
+  const tallies = userListTallies;
+  const held = [
+    ...(filters.includes('submitted') ? [gt(tallies.pending, 0)] : []),
+    ...(filters.includes('approved') ? [gt(tallies.readyToPurchase, 0)] : []),
     // A delivered request counts too, so every card that says Delivered is found by the filter
     // (a request can be marked delivered before its videos are uploaded).
-    ...(filters.includes('delivered') ? [sql`SELECT user_id FROM ${userVideos}`, sql`SELECT user_id FROM ${highlightRequests} WHERE status = 'delivered'`] : []),
+    ...(filters.includes('delivered') ? [gt(tallies.delivered, 0), gt(tallies.videos, 0)] : []),
   ];
-  return sets.length ? sql`${userProfiles.id} IN (${sql.join(sets, sql` UNION `)})` : undefined;
+  return held.length ? or(...held) : undefined;
 }
 
 /**
@@ -126,44 +126,41 @@ function videosJson(userId: SQLWrapper): SQL {
   );
 }
 
+/** The list's order: the spec sorts by last name; first name and id keep it stable across pages. */
+const listOrder = () => [asc(sql`lower(${userProfiles.lastName})`), asc(sql`lower(${userProfiles.firstName})`), asc(userProfiles.id)];
+
 interface PageOptions {
-  where?: SQL;
-  offset: number;
+  /** Which profiles: the first page of everyone, or those whose ids a search found (as a placeholder). */
+  chosen: 'first page' | SQL;
   /**
    * The videos from a statement of their own, run beside (`videos`), instead of inside each
-   * profile. Worth it for the list as it opens, whose page is cheap to find twice; a search's is not.
+   * profile. Worth it for the list as it opens, whose page is cheap to find twice.
    */
   videosBeside: boolean;
 }
 
 /**
- * The list's statements, run side by side on their own connections (listUsersJson). The database
- * writes each profile as the JSON the API answers, with its requests and videos (found by user_id
- * through their indexes), and the server passes that text on as it is: parsing it and writing it
- * again cost more than the query. The count and the page are separate statements, each planned
- * for what it does: a search that matches most users walks the name index for the page and stops
- * at its end, one that matches few finds them by the trigram index.
+ * The statements that write the page, prepared (listUsersJson). The database writes each profile
+ * as the JSON the API answers, with its requests and videos (found by user_id through their
+ * indexes), and the server passes that text on as it is: parsing it and writing it again cost
+ * more than the query.
  */
-function usersPage(db: Db, { where, offset, videosBeside }: PageOptions) {
-  const page = db.$with('page').as(
-    db
-      .select({
-        id: userProfiles.id,
-        firstName: userProfiles.firstName,
-        lastName: userProfiles.lastName,
-        email: userProfiles.email,
-        phone: userProfiles.phone,
-        createdAt: userProfiles.createdAt,
-        sortLast: sql`lower(${userProfiles.lastName})`.as('sort_last'),
-        sortFirst: sql`lower(${userProfiles.firstName})`.as('sort_first'),
-      })
-      .from(userProfiles)
-      .where(where)
-      // The spec sorts by last name; first name and id keep the order stable across pages.
-      .orderBy(asc(sql`lower(${userProfiles.lastName})`), asc(sql`lower(${userProfiles.firstName})`), asc(userProfiles.id))
-      .limit(written(USERS_PAGE_SIZE))
-      .offset(written(offset)),
-  );
+function usersPage(db: Db, { chosen, videosBeside }: PageOptions) {
+  const profiles = db
+    .select({
+      id: userProfiles.id,
+      firstName: userProfiles.firstName,
+      lastName: userProfiles.lastName,
+      email: userProfiles.email,
+      phone: userProfiles.phone,
+      createdAt: userProfiles.createdAt,
+      sortLast: sql`lower(${userProfiles.lastName})`.as('sort_last'),
+      sortFirst: sql`lower(${userProfiles.firstName})`.as('sort_first'),
+    })
+    .from(userProfiles);
+  const page = db
+    .$with('page')
+    .as(chosen === 'first page' ? profiles.orderBy(...listOrder()).limit(written(USERS_PAGE_SIZE)) : profiles.where(chosen));
   const requests = jsonList(
     jsonObject({
       id: highlightRequests.id,
@@ -182,10 +179,6 @@ function usersPage(db: Db, { where, offset, videosBeside }: PageOptions) {
     sql`${highlightRequests.createdAt} desc`,
   );
   return {
-    // Everyone (the list as it opens): the total the database keeps, instead of counting them all.
-    count: where
-      ? db.select({ total: sql<number>`count(*)::int` }).from(userProfiles).where(where)
-      : db.select({ total: userProfileCount.profiles }).from(userProfileCount),
     /** Each profile of the page with its requests (and videos, unless beside), in the list's order. */
     people: db
       .with(page)
@@ -210,13 +203,21 @@ function usersPage(db: Db, { where, offset, videosBeside }: PageOptions) {
 }
 
 /**
- * The list as it opens (first page, no search, no filter) as prepared statements: building this
- * query took more of the server's time than running it, and planning it (1.1 ms) more of the
- * database's. Another page, a search or a filter builds and plans its own each time.
+ * The page's statements, prepared: building them took more of the server's time than running
+ * them, and parsing and planning them (1.1 ms) more of the database's. The list as it opens (first
+ * page, everyone) is one set; any other page is found first (pageIds, planned for its search) and
+ * then written by `byIds`, whose plan is the same for any 25 ids. The total as the list opens is
+ * the one the database keeps, instead of counting everyone.
  */
-const openingPage = preparedQuery((db) => {
-  const { people, videos, count } = usersPage(db, { offset: 0, videosBeside: true });
-  return { people: people.prepare('admin_users_page'), videos: videos.prepare('admin_users_page_videos'), count: count.prepare('admin_users_count') };
+const pageStatements = preparedQuery((db) => {
+  const opening = usersPage(db, { chosen: 'first page', videosBeside: true });
+  const found = usersPage(db, { chosen: sql`${userProfiles.id} = ANY(${sql.placeholder('ids')}::text[])`, videosBeside: false });
+  return {
+    people: opening.people.prepare('admin_users_page'),
+    videos: opening.videos.prepare('admin_users_page_videos'),
+    count: db.select({ total: userProfileCount.profiles }).from(userProfileCount).prepare('admin_users_count'),
+    byIds: found.people.prepare('admin_users_by_ids'),
+  };
 });
 
 interface JsonOf {
@@ -239,24 +240,38 @@ export async function withVideos(db: Db, people: JsonOf[], videos: JsonOf[]): Pr
   return people.map((p) => `${p.json.slice(0, -1)},"videos":${videosOf.get(p.id) ?? '[]'}}`);
 }
 
-/** The page as JSON text, ready to send (see usersPage). */
+/**
+ * The page as JSON text, ready to send (see usersPage). A search or a filter counts what it finds
+ * and finds its page, side by side, each planned for what it does: a search that matches most
+ * users walks the name index for the page and stops at its end, one that matches few finds them
+ * by the trigram index.
+ */
 export async function listUsersJson(db: Db, query: UsersQuery): Promise<string> {
-  const where = and(
-    // search_text: a generated column of the name, e-mail and phone (migration 0004).
-    query.q ? sql`${userProfiles}.search_text LIKE ${containing(query.q)} ESCAPE '\\'` : undefined,
-    filterCondition(query.filters),
-  );
+  // search_text: a generated column of the name, e-mail and phone (migration 0004).
+  const search = query.q ? sql`${userProfiles}.search_text LIKE ${containing(query.q)} ESCAPE '\\'` : undefined;
+  const held = heldCondition(query.filters);
+  const where = and(search, held && sql`${userProfiles.id} IN (SELECT ${userListTallies.userId} FROM ${userListTallies} WHERE ${held})`);
   const offset = (query.page - 1) * USERS_PAGE_SIZE;
-  const answer = (counted: Array<{ total: number }>, users: string[]) =>
-    `{"total":${counted[0]!.total},"page":${query.page},"pageSize":${USERS_PAGE_SIZE},"users":[${users.join(',')}]}`;
+  const answer = (total: number, users: string[]) =>
+    `{"total":${total},"page":${query.page},"pageSize":${USERS_PAGE_SIZE},"users":[${users.join(',')}]}`;
+  const statements = pageStatements(db);
   if (where || offset) {
-    const { count, people } = usersPage(db, { where, offset, videosBeside: false });
-    const [counted, rows] = await Promise.all([count, people]);
-    return answer(counted, rows.map((p) => p.json));
+    const count = search
+      ? db.select({ total: sql<number>`count(*)::int` }).from(userProfiles).where(where)
+      : held
+        ? // Filters alone count the tallies themselves: each is one profile's, as every user has a
+          // profile (made with the user, migration 0001, and removed only with them).
+          db.select({ total: sql<number>`count(*)::int` }).from(userListTallies).where(held)
+        : statements.count.execute();
+    const pageIds = db.select({ id: userProfiles.id }).from(userProfiles).where(where).orderBy(...listOrder()).limit(written(USERS_PAGE_SIZE)).offset(written(offset));
+    const [counted, people] = await Promise.all([
+      count,
+      pageIds.then((ids) => (ids.length ? statements.byIds.execute({ ids: ids.map((row) => row.id) }) : [])),
+    ]);
+    return answer(counted[0]!.total, people.map((p) => p.json));
   }
-  const opening = openingPage(db);
-  const [counted, people, videos] = await Promise.all([opening.count.execute(), opening.people.execute(), opening.videos.execute()]);
-  return answer(counted, await withVideos(db, people, videos));
+  const [counted, people, videos] = await Promise.all([statements.count.execute(), statements.people.execute(), statements.videos.execute()]);
+  return answer(counted[0]!.total, await withVideos(db, people, videos));
 }
 
 /** The portal's four counts. Orders count when they are paid (completed). */
