@@ -122,6 +122,19 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
   await card.getByText(athlete.email).waitFor();
   await shot(page, 'admin-02-users-1280');
   await expectAccessible(page, 'admin users');
+  // The filters, with the search cleared: the athlete's request is submitted, the admin has none;
+  // nobody has a delivered reel yet.
+  await page.getByPlaceholder(ADMIN.users.searchPlaceholder).fill('');
+  const submitted = page.getByRole('button', { name: ADMIN.users.filters.submitted });
+  await submitted.click();
+  await expect.poll(() => page.getByTestId('user-card').allTextContents()).toEqual([expect.stringContaining('Jordan Reyes')]);
+  await page.getByRole('button', { name: ADMIN.users.filters.delivered }).click();
+  await submitted.click();
+  await expect.poll(() => page.getByTestId('user-card').count()).toBe(0);
+  await page.getByRole('button', { name: ADMIN.users.filters.delivered }).click();
+  await expect.poll(() => page.getByTestId('user-card').count()).toBe(2);
+  await page.getByPlaceholder(ADMIN.users.searchPlaceholder).fill('555-0142');
+  await expect.poll(() => page.getByTestId('user-card').count()).toBe(1);
 
   // Upload a small video, Not Yet Paid, with the progress bar.
   await card.getByRole('button', { name: ADMIN.users.uploadVideo }).click();
