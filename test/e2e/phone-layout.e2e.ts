@@ -326,10 +326,11 @@ it('opens a photo full size: next and previous by button, arrow key and swipe; E
   const [photo] = await Promise.all([page.waitForEvent('download'), viewer.getByRole('link', { name: PHOTO_VIEWER.download }).click()]);
   expect(photo.suggestedFilename()).toBe(`${family.fullName} – ${CHICAGO.event} – Photo 2.jpg`);
 
-  // Escape closes it, and focus is back on the thumbnail of the photo last shown.
+  // Escape closes it, and focus is back on the thumbnail of the photo last shown. The dialog's
+  // focus scope hands focus back a task after it unmounts, so this waits for it.
   await page.keyboard.press('Escape');
   await viewer.waitFor({ state: 'detached' });
-  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(PHOTO_VIEWER.open(2));
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(PHOTO_VIEWER.open(2));
 
   // Each reel is saved under the family's name too: the request's event and the kind, or the upload's title.
   const reels = section(page, DASHBOARD.cards.reels);
