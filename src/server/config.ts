@@ -32,6 +32,8 @@ export interface Config {
   logMailLinks: boolean;
   /** The pause before a failed mail is retried the first time, in seconds (then doubling). */
   mailRetryDelaySeconds: number;
+  /** The longest the doubling pause between a mail's tries may grow to, in seconds. */
+  mailRetryDelayMaxSeconds: number;
   /** Run the job worker inside this process (`npm start`); `npm run worker` runs it alone. */
   runWorker: boolean;
   /** A running job renews its lease this often; a worker silent for three times as long is taken as gone. */
@@ -216,6 +218,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     rateLimitScale: Number(env.RATE_LIMIT_SCALE ?? 1) || 1,
     logMailLinks: env.LOG_MAIL_LINKS !== '0',
     mailRetryDelaySeconds: 5,
+    mailRetryDelayMaxSeconds: 5 * 60,
     runWorker: env.RUN_WORKER !== '0',
     jobHeartbeatSeconds: Math.max(1, Number(env.JOB_HEARTBEAT_SECONDS ?? 10) || 10),
     metricsToken: env.METRICS_TOKEN?.trim() || null,

@@ -33,7 +33,7 @@ export async function buildDeps(config: Config, opts: { database?: Database } = 
     opts.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') }));
   await database.migrate();
   const jobs = new JobQueue(database, {
-    queues: { 'mail.deliver': { retryDelay: config.mailRetryDelaySeconds } },
+    queues: { 'mail.deliver': { retryDelay: config.mailRetryDelaySeconds, retryDelayMax: config.mailRetryDelayMaxSeconds } },
     pollingIntervalSeconds: database.kind === 'pglite' ? 5 : 2,
     heartbeatSeconds: config.jobHeartbeatSeconds,
   });

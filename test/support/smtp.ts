@@ -17,22 +17,26 @@ export interface TestSmtp {
   mails: ReceivedMail[];
   /** Waits for a mail to `to` whose subject contains `subject`. */
   waitFor(to: string, subject?: string, timeoutMs?: number): Promise<ReceivedMail>;
-  /** Makes the server refuse every message (to test mail failures), or accept again. */
+  /** Makes the server answer every message "try again later" (421, as when it is overloaded or going down), or accept again. */
   setFailing(failing: boolean): void;
+  /** Makes the server refuse every message for good (550), or accept again. */
+  setRefusing(refusing: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startTestSmtp(): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
   let failing = false;
+  let refusing = false;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, _session, callback) {
-      if (failing) {
+      if (failing || refusing) {
+        const refusal = failing ? { message: 'Service not available, try again later', responseCode: 421 } : { message: 'Mailbox unavailable', responseCode: 550 };
         stream.resume();
-        stream.on('end', () => callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 })));
+        stream.on('end', () => callback(Object.assign(new Error(refusal.message), { responseCode: refusal.responseCode })));
         return;
       }
       simpleParser(stream)
@@ -70,6 +74,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     },
     setFailing(value) {
       failing = value;
+    },
+    setRefusing(value) {
+      refusing = value;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

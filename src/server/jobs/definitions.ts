@@ -1,13 +1,19 @@
 // Every kind of background job, declared once: its payload (checked when it is sent and again
 // when it is run) and how the queue treats it. The worker refuses to start unless each has
 // exactly one handler (worker.ts).
+import type PgBoss from 'pg-boss';
 import { z } from 'zod';
 
 /** How long a job may run before the queue gives up on it (heartbeats catch a dead worker far sooner). */
 const HOUR = 60 * 60;
 
 export const JOB_TYPES = {
-  /** One e-mail, delivered through the transport; retried with a growing pause for about a day. */
+  /**
+   * One e-mail, delivered through the transport. While the mail server is away it is retried for
+   * about a day: after 5 s, the pause doubling up to 2.5–5 minutes (about 390 tries). The first
+   * retried mail that goes through brings every held one forward, so after an outage the mail
+   * goes out within seconds, not at each one's next turn.
+   */
   'mail.deliver': {
     payload: z.object({
       to: z.string().min(3).max(320),
@@ -16,7 +22,7 @@ export const JOB_TYPES = {
       html: z.string().optional(),
       replyTo: z.string().max(320).optional(),
     }),
-    queue: { retryLimit: 12, retryDelay: 5, retryBackoff: true, expireInSeconds: 5 * 60 },
+    queue: { retryLimit: 390, retryDelay: 5, retryBackoff: true, retryDelayMax: 5 * 60, releaseHeldOnSuccess: true, expireInSeconds: 5 * 60 },
   },
   /** An uploaded video: probed, stripped of metadata, made web-playable, given a thumbnail. */
   'media.process-video': {
@@ -63,7 +69,21 @@ export const JOB_TYPES = {
     // stops S3 for one) is waited out rather than failing the render for good.
     queue: { retryLimit: 5, retryDelay: 15, retryBackoff: true, expireInSeconds: 3 * HOUR },
   },
-} as const;
+} as const satisfies Record<string, { payload: z.ZodType; queue: QueueSettings }>;
+
+/**
+ * How the queue treats a job type: pg-boss's settings, and two of the product's own (queue.ts),
+ * which pg-boss does not store.
+ */
+export interface QueueSettings extends Omit<PgBoss.Queue, 'name'> {
+  /** With retryBackoff, the longest pause before a retry, in seconds: pg-boss doubles it without a ceiling. */
+  retryDelayMax?: number;
+  /**
+   * A retried job that succeeds brings forward the jobs of its type waiting for a retry: what
+   * they waited for (the mail server) is back.
+   */
+  releaseHeldOnSuccess?: boolean;
+}
 
 export type JobType = keyof typeof JOB_TYPES;
 export type JobPayload<T extends JobType> = z.output<(typeof JOB_TYPES)[T]['payload']>;

@@ -5,7 +5,9 @@
 //  - running jobs keep a lease with a heartbeat (job_leases), and a supervisor hands the job of a
 //    worker that stopped beating (killed, crashed, machine gone) back to the queue at once, rather
 //    than after the job's whole time limit;
-//  - a job sent by this process wakes this process's worker at once, instead of at its next poll.
+//  - a job sent by this process wakes this process's worker at once, instead of at its next poll;
+//  - a growing pause between retries can have a ceiling (retryDelayMax), and a retried job that
+//    succeeds can bring its held fellows forward (releaseHeldOnSuccess): definitions.ts.
 import { createHash, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import PgBoss from 'pg-boss';
@@ -15,7 +17,7 @@ import { isDatabaseUnavailable } from '../db/errors';
 import type { Logger } from 'pino';
 import { logger } from '../observability/logger';
 import { jobDuration, jobFailures } from '../observability/metrics';
-import { JOB_NAMES, JOB_TYPES, type JobPayload, type JobType } from './definitions';
+import { JOB_NAMES, JOB_TYPES, type JobPayload, type JobType, type QueueSettings } from './definitions';
 
 export interface JobContext {
   jobId: string;
@@ -54,7 +56,7 @@ export interface FailedJob {
 
 export interface JobQueueOptions {
   /** Overrides of queue settings per job type (tests use short retry pauses). */
-  queues?: Partial<Record<JobType, Partial<PgBoss.Queue>>>;
+  queues?: Partial<Record<JobType, QueueSettings>>;
   /** How often an idle worker looks for new jobs (jobs sent by this process start at once). */
   pollingIntervalSeconds?: number;
   /** A running job beats this often; one that has not beaten for three times as long is taken back. */
@@ -125,7 +127,8 @@ export class JobQueue {
     if (this.started) return;
     await this.boss.start();
     for (const name of JOB_NAMES) {
-      const options: PgBoss.Queue = { ...JOB_TYPES[name].queue, ...this.opts.queues?.[name], name };
+      const { retryDelayMax: _max, releaseHeldOnSuccess: _release, ...stored } = this.settings(name);
+      const options: PgBoss.Queue = { ...stored, name };
       if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, options);
       else await this.boss.createQueue(name, options);
     }
@@ -194,6 +197,7 @@ export class JobQueue {
       await this.completeWhenReachable(name, job.id, outcome, log);
       jobDuration.observe({ kind: name, outcome }, seconds);
       log.info({ outcome, s: Math.round(seconds * 10) / 10 }, 'job finished');
+      if (job.retryCount > 0 && this.settings(name).releaseHeldOnSuccess) await this.releaseHeld(name, log);
       return { outcome };
     } catch (error) {
       const permanent = error instanceof PermanentJobError;
@@ -202,6 +206,7 @@ export class JobQueue {
       log.error({ err: (error as Error).message, permanent }, 'job failed');
       // pg-boss retries while retry_count < retry_limit: this job has had its last try.
       if (permanent) await this.database.db.execute(sql`UPDATE pgboss.job SET retry_limit = retry_count WHERE name = ${name} AND id = ${job.id}`);
+      else await this.capRetryDelay(name, job);
       throw error;
     } finally {
       this.running.delete(job.id);
@@ -209,6 +214,38 @@ export class JobQueue {
       // There may be more waiting: look again at once rather than after the polling pause.
       const worker = this.workers.get(name);
       if (worker) this.boss.notifyWorker(worker);
+    }
+  }
+
+  private settings(name: JobType): QueueSettings {
+    return { ...JOB_TYPES[name].queue, ...this.opts.queues?.[name] };
+  }
+
+  /**
+   * pg-boss pauses retryDelay · 2^(n-1) · (1 + random) before the n-th retry, without a ceiling.
+   * Once that could pass the type's retryDelayMax, the job's pause is fixed instead, at a point
+   * drawn between half the ceiling and the ceiling, so jobs held together do not all come back in
+   * the same second. Runs before pg-boss records the failure, which then reads the job's new pause.
+   */
+  private async capRetryDelay(name: JobType, job: PgBoss.JobWithMetadata<object>): Promise<void> {
+    const max = this.settings(name).retryDelayMax;
+    if (!max || !job.retryBackoff || job.retryDelay * 2 ** Math.min(16, job.retryCount + 1) <= max) return;
+    const pause = Math.ceil(max / 2 + (Math.random() * max) / 2);
+    await this.database.db
+      .execute(sql`UPDATE pgboss.job SET retry_backoff = false, retry_delay = ${pause} WHERE name = ${name} AND id = ${job.id}`)
+      .catch((error: Error) => logger.warn({ jobId: job.id, err: error.message }, 'the pause before the retry could not be capped'));
+  }
+
+  /** A retry went through: the jobs of this type waiting for theirs run now. */
+  private async releaseHeld(name: JobType, log: Logger): Promise<void> {
+    try {
+      const released = await queryRows<{ id: string }>(
+        this.database.db,
+        sql`UPDATE pgboss.job SET start_after = now() WHERE name = ${name} AND state = 'retry' AND start_after > now() RETURNING id`,
+      );
+      if (released.length) log.info({ released: released.length }, 'held jobs brought forward');
+    } catch (error) {
+      log.warn({ err: (error as Error).message }, 'held jobs could not be brought forward');
     }
   }
 

@@ -1,14 +1,15 @@
 // Outgoing mail. Code that sends mail calls `Mailer.send`, which stores the message as a durable
 // job and returns; a worker delivers it through the transport, retrying failures with a growing
-// pause (the 'mail.deliver' job, mail/jobs.ts). SMTP_URL picks the SMTP transport; without it
-// every message is written to the outbox folder (data/mail/*.eml) and its links are printed, so a
-// person trying the product locally can still verify an address or reset a password.
+// pause (the 'mail.deliver' job, mail/jobs.ts); a message the server refuses for good fails at
+// once. SMTP_URL picks the SMTP transport; without it every message is written to the outbox
+// folder (data/mail/*.eml) and its links are printed, so a person trying the product locally can
+// still verify an address or reset a password.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { COMPANY } from '../../common/company';
-import type { JobQueue } from '../jobs/queue';
+import { PermanentJobError, type JobQueue } from '../jobs/queue';
 
 export interface MailMessage {
   to: string;
@@ -51,9 +52,27 @@ function createSmtpTransport(smtpUrl: string): MailTransport {
   return {
     kind: 'smtp',
     async deliver(message) {
-      await transport.sendMail({ from: COMPANY.mailFrom, ...message });
+      try {
+        await transport.sendMail({ from: COMPANY.mailFrom, ...message });
+      } catch (error) {
+        if (refusedForGood(error)) throw new PermanentJobError(`The mail server refused this message: ${(error as Error).message}`);
+        throw error;
+      }
     },
   };
+}
+
+/**
+ * The server answered this message or its addresses with a permanent refusal (5xx, or an address
+ * it cannot take at all): trying again for a day would change nothing and only look like abuse to
+ * the provider. The job fails at once and shows in the admins' failed jobs, where it can be run
+ * again once the cause is fixed. A busy or absent server (4xx, no connection, a timeout, a login
+ * refused) is a passing fault and is retried.
+ */
+function refusedForGood(error: unknown): boolean {
+  const { code, responseCode } = error as { code?: string; responseCode?: number };
+  if (code !== 'EENVELOPE' && code !== 'EMESSAGE') return false;
+  return responseCode === undefined || (responseCode >= 500 && responseCode < 600);
 }
 
 function createOutboxTransport(outboxDir: string, logLinks: boolean): MailTransport {
