@@ -20,6 +20,7 @@ export const outages: Scenario = {
     const smtpDown = short ? 20_000 : 120_000;
     await t.smtp.stop();
     const smtpStopped = Date.now();
+    const workerLogsBefore = t.workers.map((w) => w.logs.length);
     const subjects: string[] = [];
     for (let i = 0; i < 10; i++) subjects.push(await queueMail(t, `smtp-down ${i}`));
     await sleep(smtpDown - (Date.now() - smtpStopped));
@@ -32,7 +33,12 @@ export const outages: Scenario = {
     const lost = subjects.filter((s) => t.smtp.count(s) === 0).length;
     if (twice) failures.push(`${twice} mails delivered twice`);
     if (lost) failures.push(`${lost} mails lost`);
-    figures.push(`smtp_down=${seconds(smtpBack - smtpStopped)} mails=${subjects.length} delivered_after=${seconds(mailDelay)} lost=${lost} twice=${twice}`);
+    // Held mail brought forward by the first retry that went through (decision 0027), from the workers' logs.
+    const released = t.workers
+      .flatMap((w, i) => w.logs.slice(workerLogsBefore[i]))
+      .filter((l) => l.msg === 'held jobs brought forward' && l.job === 'mail.deliver')
+      .reduce((sum, l) => sum + Number(l.released ?? 0), 0);
+    figures.push(`smtp_down=${seconds(smtpBack - smtpStopped)} mails=${subjects.length} delivered_after=${seconds(mailDelay)} released=${released} lost=${lost} twice=${twice}`);
 
     // --- S3 down ---------------------------------------------------------------------------
     const admin = await seedAdmin(t);
