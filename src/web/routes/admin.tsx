@@ -57,7 +57,7 @@ function FailedJobs() {
                 </p>
                 <p className="mt-1 break-words text-neutral-300">{job.error}</p>
                 <p className="mt-1 text-xs text-neutral-400">
-                  Failed {job.failedOn ? new Date(job.failedOn).toLocaleString() : ''} after {job.retryCount + 1} tries
+                  Failed {job.failedOn ? new Date(job.failedOn).toLocaleString() : ''} after {job.retryCount + 1} {job.retryCount === 0 ? 'try' : 'tries'}
                 </p>
               </div>
               <Button
