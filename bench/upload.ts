@@ -162,7 +162,8 @@ async function timeCopy(file: string): Promise<number> {
  * The same bytes through a bare TCP socket on loopback into a file, with nothing else: a Node
  * process of its own (like the server) piping the socket into a file, this process sending the
  * file in chunks of the upload's size. No HTTP, no framework, no checks: how fast any Node server
- * could take an upload on this machine, measured in the same run as the copy.
+ * could take an upload on this machine, measured in the same run as the copy. The file is synced
+ * to disk before it counts as received (`flush`), as the copy and a finished upload are.
  */
 async function timeBareSocket(file: string): Promise<number> {
   const target = `${file}.received`;
@@ -172,7 +173,7 @@ async function timeBareSocket(file: string): Promise<number> {
       '-e',
       `const net = require('node:net'), fs = require('node:fs');
        const server = net.createServer((socket) => {
-         const out = fs.createWriteStream(process.argv[1], { highWaterMark: 4 << 20 });
+         const out = fs.createWriteStream(process.argv[1], { highWaterMark: 4 << 20, flush: true });
          socket.pipe(out);
          out.on('close', () => { process.stdout.write('done\\n'); server.close(); });
        }).listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));`,
