@@ -5,7 +5,7 @@
 // the instance's resident memory (process_resident_memory_bytes) grows less than 10%.
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { latencies, residentBytes, scrape } from './metrics';
+import { heapUsedBytes, latencies, residentBytes, scrape } from './metrics';
 import { outcome, type Scenario } from './scenario';
 import { seedFamilies, type Family } from './seed';
 import type { Topology } from './topology';
@@ -117,12 +117,23 @@ export const load: Scenario = {
     // Resident memory every 2 s; the heap grows to its working size during the first 30% (the
     // warm-up), so the baseline is the median of 30-50% and the end the median of the last 20%.
     const rss: number[] = [];
-    const sampler = setInterval(() => void scrape(t, base).then((m) => rss.push(residentBytes(m))).catch(() => {}), 2000);
+    const heap: number[] = [];
+    const sampler = setInterval(
+      () =>
+        void scrape(t, base)
+          .then((m) => {
+            rss.push(residentBytes(m));
+            heap.push(heapUsedBytes(m));
+          })
+          .catch(() => {}),
+      2000,
+    );
     const soak = await Promise.all([dashboards(t, base, families, soakSeconds, { overallRate: Math.round(count / 2) }), publicPages(base, soakSeconds, 5)]);
     clearInterval(sampler);
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-    const warm = median(rss.slice(Math.floor(rss.length * 0.3), Math.ceil(rss.length * 0.5)));
-    const end = median(rss.slice(Math.floor(rss.length * 0.8)));
+    const warmOf = (xs: number[]) => median(xs.slice(Math.floor(xs.length * 0.3), Math.ceil(xs.length * 0.5)));
+    const endOf = (xs: number[]) => median(xs.slice(Math.floor(xs.length * 0.8)));
+    const [warm, end] = [warmOf(rss), endOf(rss)];
     failures.push(...problems('soak dashboards', soak[0]), ...problems('soak public pages', soak[1]));
     const growth = (end - warm) / warm;
     // The goal is about a 10-minute soak; a minute's soak is still settling its heap, so the short
@@ -134,7 +145,7 @@ export const load: Scenario = {
     const mb = (b: number) => `${Math.round(b / 1024 / 1024)}MB`;
     return outcome(
       failures,
-      `families=${count} streams=${streams.ready()} requests=${dash.requests.total + pages.requests.total} errors=${dash.errors + pages.errors + dash.non2xx + pages.non2xx} ${routes.join(' ')} soak=${soakSeconds}s rss=${mb(warm)}->${mb(end)} (${(growth * 100).toFixed(1)}%) soak_requests=${soak[0].requests.total + soak[1].requests.total}`,
+      `families=${count} streams=${streams.ready()} requests=${dash.requests.total + pages.requests.total} errors=${dash.errors + pages.errors + dash.non2xx + pages.non2xx} ${routes.join(' ')} soak=${soakSeconds}s rss=${mb(warm)}->${mb(end)} (${(growth * 100).toFixed(1)}%) heap=${mb(warmOf(heap))}->${mb(endOf(heap))} soak_requests=${soak[0].requests.total + soak[1].requests.total}`,
     );
   },
 };

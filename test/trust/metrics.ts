@@ -1,5 +1,6 @@
 // The suite's figures, read from the product's own metrics (GET /api/metrics, Prometheus text):
-// request latency quantiles per route from the histogram, and a process's resident memory.
+// request latency quantiles per route from the histogram, and a process's resident memory and
+// JavaScript heap.
 import type { Topology } from './topology';
 
 export type Samples = Map<string, number>;
@@ -17,6 +18,8 @@ export async function scrape(t: Topology, base: string): Promise<Samples> {
 }
 
 export const residentBytes = (s: Samples) => s.get('process_resident_memory_bytes') ?? NaN;
+/** The live JavaScript objects: a leak in the code grows this; the allocator's own growth does not. */
+export const heapUsedBytes = (s: Samples) => s.get('nodejs_heap_size_used_bytes') ?? NaN;
 
 function labels(name: string): Record<string, string> {
   const out: Record<string, string> = {};
