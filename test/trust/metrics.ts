@@ -18,7 +18,7 @@ export async function scrape(t: Topology, base: string): Promise<Samples> {
 }
 
 export const residentBytes = (s: Samples) => s.get('process_resident_memory_bytes') ?? NaN;
-/** The live JavaScript objects: a leak in the code grows this; the allocator's own growth does not. */
+/** The JavaScript heap in use (live objects and garbage not yet collected): a leak in the code grows it, the allocator's own growth does not. */
 export const heapUsedBytes = (s: Samples) => s.get('nodejs_heap_size_used_bytes') ?? NaN;
 
 function labels(name: string): Record<string, string> {

@@ -185,9 +185,9 @@ export const userProfileCount = pgTable(
  * Per user, how many of their requests are in each status and how many videos they have, kept by
  * the database's own triggers on highlight_requests and user_videos (migration 0014). The admin
  * users list's filters read this one narrow row per user instead of gathering every request and
- * video on each search. A user with none of either has no row, and a row that
- * falls to all zeros is removed; no foreign key, because a user's deletion takes their requests
- * and videos away by cascade, whose triggers then empty and remove the row themselves.
+ * video on each search. A user with none of either has no row, and a row that falls to all zeros
+ * is removed; no foreign key, because a user's deletion takes their requests and videos away by
+ * cascade, whose triggers then empty and remove the row themselves.
  */
 export const userListTallies = pgTable('user_list_tallies', {
   userId: text('user_id').primaryKey(),
