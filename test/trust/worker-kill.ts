@@ -25,6 +25,25 @@ async function jobRuns(t: Topology, jobId: string): Promise<{ state: string; ret
   return row;
 }
 
+/**
+ * The job's row once pg-boss has recorded how it ended, or as it stands after 30 s. The handler's
+ * own last write (the footage marked indexed, the render ready) lands a moment before pg-boss
+ * marks the job completed, so reading once right after it can still find the job active.
+ */
+async function jobEnded(t: Topology, jobId: string): Promise<{ state: string; retry_count: number } | undefined> {
+  const ended = (row: { state: string } | undefined) => row && ['completed', 'failed', 'cancelled'].includes(row.state);
+  const found = await waitFor(
+    `the job ${jobId} recorded as ended`,
+    async () => {
+      const row = await jobRuns(t, jobId);
+      return ended(row) ? row : null;
+    },
+    30_000,
+    200,
+  ).catch(() => undefined);
+  return found ?? jobRuns(t, jobId);
+}
+
 export const workerKill: Scenario = {
   name: 'worker-kill',
   timeoutMs: { short: 8 * 60_000, full: 10 * 60_000 },
@@ -50,7 +69,7 @@ export const workerKill: Scenario = {
     const distinct = new Set(tracks.map((tr) => `${tr.startS}:${tr.endS}:${tr.box.x}`)).size;
     if (!tracks.length) failures.push('the index found no faces');
     if (distinct !== tracks.length) failures.push(`the index has ${tracks.length} tracks of which ${distinct} distinct (written twice)`);
-    const indexJob = await jobRuns(t, footageId);
+    const indexJob = await jobEnded(t, footageId);
     if (indexJob?.state !== 'completed' || indexJob.retry_count < 1) failures.push(`index job ${JSON.stringify(indexJob)} (expected completed after a retry)`);
     figures.push(`index_recovery=${seconds(indexRecovery)} tracks=${tracks.length}`);
 
@@ -98,7 +117,7 @@ export const workerKill: Scenario = {
     const whole = await dashboardVideosWhole(t, family!);
     if (whole.playable !== 2 || whole.problems.length) failures.push(`dashboard after the render: ${whole.playable} playable, ${whole.problems.join(', ')}`);
     if (halfSeen) failures.push(`the dashboard listed ${halfSeen} video(s) that did not play whole`);
-    const renderJob = await jobRuns(t, renderId);
+    const renderJob = await jobEnded(t, renderId);
     if (renderJob?.state !== 'completed' || renderJob.retry_count < 1) failures.push(`render job ${JSON.stringify(renderJob)} (expected completed after a retry)`);
     // The family's "reel delivered" mail: once, though the render ran twice.
     const delivered = await waitFor('the delivery mail', async () => t.smtp.mails.filter((m) => m.to.includes(family!.email)).length || null, 60_000).catch(() => 0);
