@@ -26,9 +26,10 @@ async function jobRuns(t: Topology, jobId: string): Promise<{ state: string; ret
 }
 
 /**
- * The job's row once pg-boss has recorded how it ended, or as it stands after 30 s. The handler's
- * own last write (the footage marked indexed, the render ready) lands a moment before pg-boss
- * marks the job completed, so reading once right after it can still find the job active.
+ * The job's row once pg-boss has recorded how it ended, or as it stands after 30 s. What the
+ * scenario waits for (the footage marked indexed, the render ready) is written before the
+ * handler's last steps (the index job then searches hand-added clips, matches the game again and
+ * queues the camera sync), so reading once right after it can still find the job active.
  */
 async function jobEnded(t: Topology, jobId: string): Promise<{ state: string; retry_count: number } | undefined> {
   const ended = (row: { state: string } | undefined) => row && ['completed', 'failed', 'cancelled'].includes(row.state);
