@@ -8,23 +8,20 @@
 //
 // Starts the real app in-process (test/support/app.ts) on PostgreSQL (TEST_DATABASE_URL, by
 // default the local server's `test` database; BENCH_PGLITE=1 for the embedded one), writes 200
-// families with live sessions straight to the database (as the trust suite does), opens a
+// families with live sessions straight to the database (the trust suite's seedFamilies), opens a
 // live-update stream for each, and then runs rounds of 5,000 requests from 20 connections:
 // GET /api/dashboard and GET /api/account/me in turn, as a dashboard opens. Each round also
 // closes 20 streams and opens 20 new ones, so subscribing and unsubscribing is exercised. After
-// each round: two full collections, then the heap in use (process.memoryUsage; the client's
-// few objects are in it too, the same every round).
+// each round: two full collections, then the heap in use outside the compiled-code spaces (the
+// client's few objects are in it too, the same every round).
 //
 //   npx tsx bench/request-memory.ts
 // Options: BENCH_ROUNDS (default 10: two of warm-up and 8 measured), BENCH_PGLITE=1.
-import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { inArray } from 'drizzle-orm';
-import { session, user, userProfiles } from '../src/server/db/schema';
-import { startTestApp, type TestApp } from '../test/support/app';
-import { sessionCookie } from '../test/trust/seed';
+import { startTestApp } from '../test/support/app';
+import { seedFamilies } from '../test/trust/seed';
 import { intFromEnv, runBenchmark } from './support';
 
 if (process.env.BENCH_PGLITE === '1') delete process.env.TEST_DATABASE_URL;
@@ -38,30 +35,11 @@ const ROUNDS = intFromEnv('BENCH_ROUNDS', 10);
 const WARMUP_ROUNDS = 2;
 if (ROUNDS <= WARMUP_ROUNDS) throw new Error(`BENCH_ROUNDS must be more than the ${WARMUP_ROUNDS} warm-up rounds`);
 const GOAL_GROWTH = 0.02;
-/** startTestApp's auth secret, which signs the session cookies. */
-const AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 const MB = 1024 * 1024;
 
 // A full collection on demand, without asking for a command-line flag.
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
-
-async function seedFamilies(app: TestApp): Promise<string[]> {
-  const families = Array.from({ length: FAMILIES }, (_, n) => ({
-    userId: randomUUID(),
-    email: `memory-${n}-${randomBytes(3).toString('hex')}@example.com`,
-    token: randomBytes(24).toString('base64url'),
-  }));
-  await app.db.insert(user).values(families.map((f, n) => ({ id: f.userId, name: `Family ${n}`, email: f.email, emailVerified: true })));
-  await app.db
-    .update(userProfiles)
-    .set({ tutorialCompletedAt: new Date(), firstName: 'Pat', lastName: 'Family' })
-    .where(inArray(userProfiles.id, families.map((f) => f.userId)));
-  await app.db.insert(session).values(
-    families.map((f) => ({ id: randomUUID(), token: f.token, userId: f.userId, expiresAt: new Date(Date.now() + 24 * 3600_000), ipAddress: '127.0.0.1', userAgent: 'bench' })),
-  );
-  return families.map((f) => sessionCookie(f.token, AUTH_SECRET));
-}
 
 /** A live-update stream held open; resolves once the server said it is ready. */
 function openStream(url: string, cookie: string): Promise<http.ClientRequest> {
@@ -107,7 +85,9 @@ runBenchmark(async () => {
   const app = await startTestApp();
   const db = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite';
   console.log(`Request memory benchmark: ${db}, node ${process.version}; ${FAMILIES} families and streams, ${ROUNDS} rounds of ${PER_ROUND} requests`);
-  const cookies = await seedFamilies(app);
+  // The suite's own seeding, given the app's database and the secret that signs its cookies.
+  const families = await seedFamilies({ deps: app.server.deps, env: { AUTH_SECRET: app.server.deps.config.authSecret } }, FAMILIES);
+  const cookies = families.map((family) => family.cookie);
   const streams = await Promise.all(cookies.map((cookie) => openStream(app.url, cookie)));
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const heaps: number[] = [];

@@ -22,8 +22,11 @@ export interface Family {
   cookie: string;
 }
 
+/** Where families are written: the suite's topology, or any app with its database and auth secret (bench/request-memory.ts). */
+export type SeedTarget = { deps: Pick<Topology['deps'], 'db'>; env: Topology['env'] };
+
 /** `count` confirmed families, each with a live session; their dashboards open without the tutorial. */
-export async function seedFamilies(t: Topology, count: number, tag = randomBytes(3).toString('hex')): Promise<Family[]> {
+export async function seedFamilies(t: SeedTarget, count: number, tag = randomBytes(3).toString('hex')): Promise<Family[]> {
   const db = t.deps.db;
   const families: Family[] = [];
   for (let start = 0; start < count; start += 250) {
