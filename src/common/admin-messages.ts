@@ -251,6 +251,8 @@ export const FOOTAGE = {
   /** Any other indexing failure, in place of the tool's own words (those go to the failed jobs list). */
   indexRetrying: 'Indexing stopped. It will be tried again shortly.',
   indexFailed: 'Indexing failed. Press Re-index to try again.',
+  /** ffmpeg could not decode the file to its end, even whole: another try would fail the same way. */
+  undecodable: 'This file could not be read to its end. Upload it again, or export it from the camera as MP4.',
   /** Two files of one game cannot share a camera's name: the review and the sync tell cameras apart by it. */
   cameraTaken: (camera: string, next: string) => `This game already has footage from “${camera}”. Name this camera differently, e.g. ${next}.`,
   noFootage: 'No footage for this game yet.',

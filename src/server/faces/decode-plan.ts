@@ -93,7 +93,7 @@ export async function readPackets(input: string[], fromS: number, toS: number): 
  */
 export function planPieces(listing: StretchPackets, startS: number, endS: number, sampleFps: number): DecodePiece[] | null {
   const { tick, startUs, packets } = listing;
-  const keys = packets.flatMap((p, i) => (p.key ? [i] : []));
+  const keys = packets.flatMap((p, i) => (p.key && (i === 0 || !hasLeadingFrames(packets, i)) ? [i] : []));
   if (!keys.length || !packets.length) return null;
   const originUs = startUs + Math.round(startS * 1e6);
   // A packet's time in seconds from the stretch's start, as ffmpeg will shift it.
@@ -109,10 +109,13 @@ export function planPieces(listing: StretchPackets, startS: number, endS: number
     // decoder starts there either way, and the sample takes what a plain decode would give it.
     if (key < 0 && keys[0] === 0) key = 0;
     if (key < 0) return null;
-    // Every packet of this keyframe's run whose frame is at or before the sample.
-    const next = keys.find((i) => i > key) ?? packets.length;
+    // Every packet of this keyframe's run whose frame is at or before the sample, and of the next
+    // run too: in an open GOP the frames shown just before a keyframe are decoded after it (its
+    // leading B-frames, predicted from both sides), so this run's piece goes on through it.
+    const next = keys.find((i) => i > key);
+    const end = (next !== undefined && keys.find((i) => i > next)) || packets.length;
     let last = key;
-    for (let i = key; i < next; i++) if (at(packets[i]!.pts) <= s + 1e-9) last = i;
+    for (let i = key; i < end; i++) if (at(packets[i]!.pts) <= s + 1e-9) last = i;
     const group = groups.at(-1);
     if (group?.key === key) group.last = Math.max(group.last, last);
     else groups.push({ key, last });
@@ -135,9 +138,37 @@ export function planPieces(listing: StretchPackets, startS: number, endS: number
     const after = packets[last + 1];
     // Cut between the last packet needed and the next one, by decode time; nothing after the
     // last packet of a listing that reached the end of the file.
-    if (!after) return { inUs, outUs: listing.toEnd ? null : Math.round((packets[last]!.dts * tick + tick) * 1e6) };
-    return { inUs, outUs: Math.round(((packets[last]!.dts + after.dts) / 2) * tick * 1e6) };
+    if (!after) return { inUs, outUs: listing.toEnd ? null : atOrAfter(inUs, Math.round((packets[last]!.dts * tick + tick) * 1e6)) };
+    return { inUs, outUs: atOrAfter(inUs, Math.round(((packets[last]!.dts + after.dts) / 2) * tick * 1e6)) };
   });
+}
+
+/**
+ * True when frames shown before the keyframe at `i` are decoded after it: an open GOP's leading
+ * B-frames, predicted from the run before as well. ffmpeg's decoder does not start cleanly at such
+ * a keyframe in the middle of a stream (the frames held for reordering around it were lost in
+ * tests), so the file is not cut there: the run before goes on through it.
+ */
+function hasLeadingFrames(packets: Packet[], i: number): boolean {
+  const key = packets[i]!;
+  for (let j = i + 1; j < packets.length && !packets[j]!.key; j++) if (packets[j]!.pts < key.pts) return true;
+  return false;
+}
+
+/**
+ * The out point is a decode time and the in point a presentation time. With B-frames a keyframe
+ * is decoded before it is shown, so a piece that is its keyframe alone would end before it begins,
+ * and ffmpeg refuses the whole script (issue 32). Moving the out point up to the in point only
+ * adds packets after the last one needed, never drops one (each is decoded before it is shown):
+ * those frames fall between samples and no sample takes them.
+ */
+function atOrAfter(inUs: number, outUs: number): number {
+  return Math.max(inUs, outUs);
+}
+
+/** True when every piece ends at or after its start and the pieces follow one another: what ffmpeg's concat demuxer accepts. */
+export function piecesAreValid(pieces: DecodePiece[]): boolean {
+  return pieces.every((p, i) => (p.outUs === null ? i === pieces.length - 1 : p.outUs >= p.inUs) && (i === 0 || p.inUs > pieces[i - 1]!.inUs));
 }
 
 const seconds = (us: number) => `${us < 0 ? '-' : ''}${Math.floor(Math.abs(us) / 1e6)}.${String(Math.abs(us) % 1e6).padStart(6, '0')}`;
@@ -170,6 +201,8 @@ export interface DecodePlan {
   script: string;
   /** The share of the stretch's frames that are decoded. */
   share: number;
+  /** How many samples the pieces must give at least (those up to the last frame listed). */
+  samples: number;
 }
 
 /**
@@ -180,7 +213,7 @@ export interface DecodePlan {
 export async function planDecode(input: string[], startS: number, endS: number, sampleFps: number): Promise<DecodePlan | null> {
   const listing = await readPackets(input, startS, endS);
   const pieces = listing && planPieces(listing, startS, endS, sampleFps);
-  if (!listing || !pieces) return null;
+  if (!listing || !pieces || !piecesAreValid(pieces)) return null;
   const script = concatScript(input, pieces);
   // How many of the stretch's packets the pieces take (by decode time), for the bench.
   const tick = listing.tick;
@@ -189,10 +222,15 @@ export async function planDecode(input: string[], startS: number, endS: number, 
   const endUs = listing.startUs + Math.round(endS * 1e6);
   const stretch = listing.packets.filter((p) => p.dts * tick * 1e6 >= startUs && p.dts * tick * 1e6 < endUs);
   const decoded = stretch.filter((p) => pieces.some((piece) => inside(p.dts, piece.inUs, piece.outUs)));
+  // Every sample up to the last frame listed must come out; fewer means the pieces lost frames.
+  const lastFrameS = Math.max(...listing.packets.map((p) => p.pts)) * tick - listing.startUs / 1e6 - startS;
+  let samples = 0;
+  while (samples / sampleFps < endS - startS - 1e-9 && samples / sampleFps <= lastFrameS + 1e-6) samples++;
   return {
     args: ['-protocol_whitelist', 'file,pipe', '-format_whitelist', 'concat', '-f', 'concat', '-safe', '0', '-i', 'pipe:0', '-copyts'],
     script,
     share: stretch.length ? decoded.length / stretch.length : 1,
+    samples,
   };
 }
 

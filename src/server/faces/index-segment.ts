@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import sharp from 'sharp';
 import { videoInput } from '../media/ffmpeg';
-import { planDecode } from './decode-plan';
+import { planDecode, type DecodePlan } from './decode-plan';
 import { cropRgb, expand, faceDistance, type DetectedFace, type FaceEngine, type RgbFrame } from './engine';
 import { jerseyOf, readJersey } from './jersey';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
@@ -24,36 +24,99 @@ function qualityOf(h: number, score: number, described?: { sharpness: number; fr
   return Math.round(size * score * look * 1000) / 1000;
 }
 
-/** The stretch's sampled frames as RGB, one per sample from its start (exported for the tests). */
-export async function* frames(segment: Segment, sampleFps: number): AsyncGenerator<RgbFrame> {
+/**
+ * ffmpeg exited with an error while decoding a stretch whole. The file was read from this disk,
+ * so reading it again gives the same error: the job fails for good (indexing.ts).
+ */
+export class FootageDecodeError extends Error {
+  constructor(detail: string) {
+    super(`ffmpeg could not decode the footage: ${detail}`);
+    this.name = 'FootageDecodeError';
+  }
+}
+
+/** The decoding was stopped from outside (a sibling stretch failed): nothing to report. */
+export class DecodeStoppedError extends Error {
+  constructor() {
+    super('The decoding was stopped.');
+    this.name = 'DecodeStoppedError';
+  }
+}
+
+export interface FrameOptions {
+  signal?: AbortSignal;
+  /** The plan was refused or came out short, and the stretch is decoded whole instead. */
+  onFallback?: (reason: string) => void;
+}
+
+/**
+ * The stretch's sampled frames as RGB, one per sample from its start (exported for the tests).
+ *
+ * Keyframes farther apart than the samples: each keyframe and the frames after it only up to
+ * the last sample it serves (decode-plan.ts): the same samples, pixel for pixel; with a keyframe
+ * every 2 s, 46 frames in 60. Frames nothing refers to are skipped as well where the file
+ * allows it (a sample then lands at most 1/15 s early). Measured on 5 min of 1080p30 with a
+ * keyframe every 2 s: 5.0× real time (3.4× with the pieces alone, 3.1× decoding every frame;
+ * ffmpeg's own full decode of the file 3.9× in the same run): docs/decisions/0014.
+ *
+ * The plan never costs the file (docs/decisions/0030): when ffmpeg refuses it, or it gives fewer
+ * samples than the file holds, the stretch is decoded whole from its start and the samples
+ * already handed over are skipped, so the caller sees one unbroken run of samples.
+ */
+export async function* frames(segment: Segment, sampleFps: number, options: FrameOptions = {}): AsyncGenerator<RgbFrame> {
+  const input = await videoInput(segment.file);
+  const plan = segment.keyframesOnly || segment.everyFrame ? null : await planDecode(input, segment.startS, segment.endS, sampleFps).catch(() => null);
+  let handedOver = 0;
+  if (plan) {
+    let reason: string;
+    try {
+      for await (const frame of decodeSamples(segment, sampleFps, input, plan, options.signal)) {
+        handedOver++;
+        yield frame;
+      }
+      if (handedOver >= plan.samples) return;
+      reason = `the plan gave ${handedOver} of ${plan.samples} samples`;
+    } catch (error) {
+      if (!(error instanceof FootageDecodeError)) throw error;
+      reason = `ffmpeg refused the plan: ${error.message}`;
+    }
+    options.onFallback?.(reason);
+  }
+  let skip = handedOver;
+  for await (const frame of decodeSamples(segment, sampleFps, input, null, options.signal)) {
+    if (skip > 0) skip--;
+    else yield frame;
+  }
+}
+
+/** One ffmpeg run giving the stretch's samples: through the plan's pieces, or decoding it whole. */
+async function* decodeSamples(segment: Segment, sampleFps: number, input: string[], plan: DecodePlan | null, signal?: AbortSignal): AsyncGenerator<RgbFrame> {
+  if (signal?.aborted) throw new DecodeStoppedError();
   const size = segment.width * segment.height * 3;
   const args = ['-v', 'error', '-nostdin', '-threads', '1'];
-  const input = await videoInput(segment.file);
   // Decoding every frame costs more than half a core per second of 1080p footage; keyframes
   // alone cost a small part of that, and the fps filter below still picks one per sample.
   if (segment.keyframesOnly) args.push('-skip_frame', 'nokey');
-  // Keyframes farther apart than the samples: each keyframe and the frames after it only up to
-  // the last sample it serves (decode-plan.ts): the same samples, pixel for pixel; with a keyframe
-  // every 2 s, 46 frames in 60. Frames nothing refers to are skipped as well where the file
-  // allows it (a sample then lands at most 1/15 s early). Measured on 5 min of 1080p30 with a
-  // keyframe every 2 s: 5.0× real time (3.4× with the pieces alone, 3.1× decoding every frame;
-  // ffmpeg's own full decode of the file 3.9× in the same run): docs/decisions/0014.
-  const plan = segment.keyframesOnly || segment.everyFrame ? null : await planDecode(input, segment.startS, segment.endS, sampleFps).catch(() => null);
   if (segment.skipNonReference && !segment.keyframesOnly) args.push('-skip_frame', 'noref');
   if (plan) args.push(...plan.args, '-an', '-sn', '-dn');
   else {
-    if (segment.startS > 0) args.push('-ss', String(segment.startS));
+    // Without an exact seek the frames from the keyframe before the start come out too (times
+    // below 0), so the first sample takes the last frame at or before it, as a decode from the
+    // file's start would (an exact seek drops that frame and takes the next).
+    if (segment.startS > 0) args.push('-ss', String(segment.startS), '-noaccurate_seek');
     args.push(...input, '-t', String(segment.endS - segment.startS), '-an', '-sn', '-dn');
   }
   // round=up takes the frame at each sample's time (the default takes one up to half a sample
   // later), the keyframe itself when only keyframes come in; eof_action=pass keeps the last one.
   args.push('-vf', `fps=${sampleFps}:start_time=0:round=up:eof_action=pass,scale=${segment.width}:${segment.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
   const child = spawn(FFMPEG, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const stop = () => child.kill('SIGKILL');
+  signal?.addEventListener('abort', stop, { once: true });
   child.stdin.on('error', () => {}); // ffmpeg gone before reading it: its exit code says why
   child.stdin.end(plan?.script ?? '');
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
   // Each frame is copied once, chunk by chunk, into a buffer of its own (joining the pipe's 64 KB
   // chunks one by one copied a 6 MB frame about fifty times over).
   let frame = new Uint8Array(size);
@@ -73,10 +136,15 @@ export async function* frames(segment: Segment, sampleFps: number): AsyncGenerat
         }
       }
     }
-    const code = await exited;
-    if (code !== 0) throw new Error(`ffmpeg could not decode the footage: ${stderr.trim().split('\n').slice(-2).join(' / ')}`);
+    const end = await exited;
+    if (signal?.aborted) throw new DecodeStoppedError();
+    const detail = stderr.trim().split('\n').slice(-2).join(' / ');
+    // Killed from outside (memory, a shutdown): another try may go through.
+    if (end.signal) throw new Error(`ffmpeg was stopped (${end.signal}) while decoding the footage`);
+    if (end.code !== 0) throw new FootageDecodeError(detail || `exit code ${end.code}`);
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    signal?.removeEventListener('abort', stop);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 }
 
@@ -155,6 +223,7 @@ export async function indexSegment(
   segment: Segment,
   settings: IndexSettings,
   onProgress: (seconds: number) => void,
+  signal?: AbortSignal,
 ): Promise<SegmentResult> {
   const tracker = new FaceTracker(settings.maxGapS);
   const crops = new Map<Track, RgbFrame>();
@@ -164,7 +233,9 @@ export async function indexSegment(
   let cutJustNow = false;
   let index = 0;
   let lastReport = 0;
-  for await (const frame of frames(segment, settings.sampleFps)) {
+  let planFallback: string | undefined;
+  const onFallback = (reason: string) => (planFallback = reason);
+  for await (const frame of frames(segment, settings.sampleFps, { signal, onFallback })) {
     const t = Math.round((segment.startS + index / settings.sampleFps) * 1000) / 1000;
     index++;
     if (t >= segment.endS) break;
@@ -246,5 +317,5 @@ export async function indexSegment(
       faces: track.faces,
     });
   }
-  return { tracks: result, shotCuts, stats };
+  return { tracks: result, shotCuts, stats, ...(planFallback ? { planFallback } : {}) };
 }

@@ -18,7 +18,9 @@ import { encodeEmbeddings } from './embeddings';
 import { sealFaceData } from './face-data-seal';
 import type { Db } from '../db/client';
 import type { IndexSettings, SegmentResult, SegmentTrack } from './types';
-import { indexingSpeed } from '../observability/metrics';
+import { decodePlanFallbacks, indexingSpeed } from '../observability/metrics';
+import { FaceTaskError } from './pool';
+import { logger } from '../observability/logger';
 
 const PROGRESS_EVERY_MS = 1500;
 
@@ -65,7 +67,12 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
       const stretches = Math.max(1, Math.min(faces.size, Math.floor(duration / 10)));
       const done = new Array<number>(stretches).fill(0);
       let lastReport = 0;
-      const results = await Promise.all(
+      // One attempt at a time: when a stretch fails the others are stopped (their ffmpeg killed,
+      // their threads freed) and nothing more is written before the job reports the failure.
+      const stop = new AbortController();
+      let progressWrite: Promise<unknown> = Promise.resolve();
+      let firstFailure: unknown = null;
+      const settled = await Promise.allSettled(
         Array.from({ length: stretches }, (_, i) => {
           // Stretches start on the sample grid, so samples fall at the same times (and on the
           // keyframes, when only those are decoded) however the file is cut.
@@ -77,15 +84,28 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
             (seconds) => {
               done[i] = seconds;
               const now = Date.now();
-              if (now - lastReport < PROGRESS_EVERY_MS) return;
+              if (stop.signal.aborted || now - lastReport < PROGRESS_EVERY_MS) return;
               lastReport = now;
               const progress = Math.min(99, Math.round((done.reduce((a, b) => a + b, 0) / Math.max(duration, 0.1)) * 100));
-              void update({ indexProgress: progress }).catch(() => {});
+              progressWrite = update({ indexProgress: progress }).catch(() => {});
               void ctx.heartbeat().catch(() => {});
             },
-          );
+            stop.signal,
+          ).catch((error: unknown) => {
+            if (!stop.signal.aborted) {
+              firstFailure = error;
+              stop.abort();
+            }
+            throw error;
+          });
         }),
       );
+      await progressWrite;
+      if (firstFailure) throw firstFailure;
+      const results = settled.map((r) => (r as PromiseFulfilledResult<SegmentResult>).value);
+      const fallbacks = results.filter((r) => r.planFallback);
+      for (const r of fallbacks) logger.warn({ footageId, reason: r.planFallback }, 'decode plan given up: the stretch was decoded whole');
+      if (fallbacks.length) decodePlanFallbacks.inc(fallbacks.length);
       const indexMs = performance.now() - started;
       const storeStarted = performance.now();
       await storeIndex(deps, footageId, results);
@@ -113,8 +133,14 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
         await update({ indexState: 'failed', indexProgress: 0, indexError: FOOTAGE.damaged }).catch(() => {});
         throw new PermanentJobError(FOOTAGE.damaged);
       }
-      // The tool's own words (temporary paths among them) stay in the failed jobs list.
-      await update({ indexState: ctx.lastAttempt ? 'failed' : 'queued', indexError: ctx.lastAttempt ? FOOTAGE.indexFailed : FOOTAGE.indexRetrying }).catch(() => {});
+      // ffmpeg could not decode a stretch even whole, from this disk: the same again next time.
+      if (error instanceof FaceTaskError && error.kind === 'undecodable') {
+        await update({ indexState: 'failed', indexProgress: 0, indexError: FOOTAGE.undecodable }).catch(() => {});
+        throw new PermanentJobError(`${FOOTAGE.undecodable} (${error.message})`);
+      }
+      // The tool's own words (temporary paths among them) stay in the failed jobs list. Progress
+      // goes back to 0 with the state: a file waiting for its retry shows no progress.
+      await update({ indexState: ctx.lastAttempt ? 'failed' : 'queued', indexProgress: 0, indexError: ctx.lastAttempt ? FOOTAGE.indexFailed : FOOTAGE.indexRetrying }).catch(() => {});
       throw error;
     } finally {
       await fs.rm(work, { recursive: true, force: true });

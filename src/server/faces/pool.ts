@@ -3,7 +3,7 @@
 // reference photo check takes whichever is free first.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { WorkerTask } from './types';
+import type { FaceTaskFailure, WorkerTask } from './types';
 
 interface Job {
   id: number;
@@ -13,9 +13,24 @@ interface Job {
   onProgress?: (seconds: number) => void;
 }
 
+/** A task that failed in its thread; `kind` says why when the caller can act on it. */
+export class FaceTaskError extends Error {
+  constructor(
+    message: string,
+    readonly kind?: FaceTaskFailure,
+  ) {
+    super(message);
+    this.name = 'FaceTaskError';
+  }
+}
+
 export interface FacePool {
   readonly size: number;
-  run<T>(task: WorkerTask, onProgress?: (seconds: number) => void): Promise<T>;
+  /**
+   * Runs a task on the first free thread. Aborting `signal` stops it (its ffmpeg is killed); the
+   * promise settles only once the thread has let go of it, so the thread is free again by then.
+   */
+  run<T>(task: WorkerTask, onProgress?: (seconds: number) => void, signal?: AbortSignal): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -32,13 +47,13 @@ export function createFacePool(size = Math.max(1, Math.min(2, os.availableParall
       workerData: { module: new URL('./worker.ts', import.meta.url).href },
     });
     worker.unref();
-    worker.on('message', (message: { id: number; progress?: number; result?: unknown; error?: string }) => {
+    worker.on('message', (message: { id: number; progress?: number; result?: unknown; error?: string; kind?: FaceTaskFailure }) => {
       const job = busy.get(worker);
       if (!job || job.id !== message.id) return;
       if (message.progress !== undefined) return job.onProgress?.(message.progress);
       busy.delete(worker);
       idle.push(worker);
-      if (message.error !== undefined) job.reject(new Error(message.error));
+      if (message.error !== undefined) job.reject(new FaceTaskError(message.error, message.kind));
       else job.resolve(message.result);
       pump();
     });
@@ -76,10 +91,25 @@ export function createFacePool(size = Math.max(1, Math.min(2, os.availableParall
 
   return {
     size,
-    run<T>(task: WorkerTask, onProgress?: (seconds: number) => void) {
+    run<T>(task: WorkerTask, onProgress?: (seconds: number) => void, signal?: AbortSignal) {
       if (closed) return Promise.reject(new Error('The face workers are closed.'));
+      if (signal?.aborted) return Promise.reject(new FaceTaskError('The task was stopped.', 'stopped'));
       return new Promise<T>((resolve, reject) => {
-        queue.push({ id: nextId++, task, resolve: resolve as (v: unknown) => void, reject, onProgress });
+        const job: Job = { id: nextId++, task, resolve: resolve as (v: unknown) => void, reject, onProgress };
+        queue.push(job);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const waiting = queue.indexOf(job);
+            if (waiting >= 0) {
+              queue.splice(waiting, 1);
+              return reject(new FaceTaskError('The task was stopped.', 'stopped'));
+            }
+            // Running: the thread stops it and answers, which settles the promise.
+            for (const [worker, running] of busy) if (running === job) worker.postMessage({ cancel: job.id });
+          },
+          { once: true },
+        );
         pump();
       });
     },

@@ -72,6 +72,8 @@ export interface SegmentResult {
   /** Times of the samples right after a shot cut (index-segment.ts). */
   shotCuts: number[];
   stats: SegmentStats;
+  /** Why the decode plan was given up for decoding the stretch whole, when it was. */
+  planFallback?: string;
 }
 
 /** A face found on a photo, with what the reference checks need. */
@@ -86,3 +88,9 @@ export interface PhotoFace {
 export type WorkerTask =
   | { op: 'index-segment'; segment: Segment; settings: IndexSettings }
   | { op: 'analyze-photo'; rgb: Uint8Array; width: number; height: number };
+
+/**
+ * Why a task failed, when it matters to the caller: `undecodable`, ffmpeg could not decode the
+ * file whole (reading it again gives the same); `stopped`, the caller stopped it.
+ */
+export type FaceTaskFailure = 'undecodable' | 'stopped';

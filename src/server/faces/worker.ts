@@ -2,8 +2,8 @@
 // time. Models and frames stay here; only small results (boxes, descriptors, thumbnails) go back.
 import { parentPort } from 'node:worker_threads';
 import { loadFaceEngine } from './engine';
-import { indexSegment } from './index-segment';
-import type { PhotoFace, WorkerTask } from './types';
+import { DecodeStoppedError, FootageDecodeError, indexSegment } from './index-segment';
+import type { FaceTaskFailure, PhotoFace, WorkerTask } from './types';
 
 const port = parentPort!;
 
@@ -45,16 +45,25 @@ function withBorder(frame: { data: Uint8Array; width: number; height: number }, 
   return { data, width, height };
 }
 
-port.on('message', async (message: { id: number; task: WorkerTask }) => {
+/** The task running here, stoppable by the pool (pool.ts `run` with a signal). */
+const running = new Map<number, AbortController>();
+
+port.on('message', async (message: { id: number; task: WorkerTask } | { cancel: number }) => {
+  if ('cancel' in message) return running.get(message.cancel)?.abort();
   const { id, task } = message;
+  const controller = new AbortController();
+  running.set(id, controller);
   try {
     const engine = await loadFaceEngine();
     const result =
       task.op === 'index-segment'
-        ? await indexSegment(engine, task.segment, task.settings, (seconds) => port.postMessage({ id, progress: seconds }))
+        ? await indexSegment(engine, task.segment, task.settings, (seconds) => port.postMessage({ id, progress: seconds }), controller.signal)
         : await analyzePhoto(task.rgb, task.width, task.height);
     port.postMessage({ id, result });
   } catch (error) {
-    port.postMessage({ id, error: (error as Error).message || String(error) });
+    const kind: FaceTaskFailure | undefined = error instanceof FootageDecodeError ? 'undecodable' : error instanceof DecodeStoppedError ? 'stopped' : undefined;
+    port.postMessage({ id, error: (error as Error).message || String(error), kind });
+  } finally {
+    running.delete(id);
   }
 });

@@ -188,7 +188,9 @@ export class JobQueue {
         jobId: job.id,
         retryCount: job.retryCount,
         lastAttempt: job.retryCount >= job.retryLimit,
-        heartbeat: () => this.lease(job.id, name),
+        // A job that has ended (a late progress report of a stretch) must not leave a lease behind:
+        // the supervisor would take the ended job for an orphan and run it again.
+        heartbeat: () => (this.running.has(job.id) ? this.lease(job.id, name) : Promise.resolve()),
       });
       const seconds = (performance.now() - started) / 1000;
       // Done is recorded here, waiting out a database outage: pg-boss's own completion after this

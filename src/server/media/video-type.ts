@@ -1,15 +1,15 @@
 // What kind of video a file is, judged by its own structure (never by its name, the browser's word
 // or a few magic bytes): MP4 and MOV are a chain of ISO-BMFF boxes that covers the file exactly,
 // starts with `ftyp` (or an atom an older QuickTime file starts with) and holds a `moov` with
-// tracks; WebM is an EBML header of doc type `webm` followed by its Segment. A text file that
+// tracks; WebM (and MKV) is an EBML header of doc type `webm` (`matroska`) followed by its Segment. A text file that
 // merely has "free" at bytes 4–8 (a DASH manifest, issue 21) is none of these. ffmpeg is then told
 // which container to read (media/ffmpeg.ts `videoInput`), so it never guesses from the contents.
 import fs from 'node:fs/promises';
 
-export type VideoContainer = 'mp4' | 'mov' | 'webm';
+export type VideoContainer = 'mp4' | 'mov' | 'webm' | 'mkv';
 
 /** ffmpeg's demuxer for each container. */
-export const DEMUXER: Record<VideoContainer, 'mov' | 'matroska'> = { mp4: 'mov', mov: 'mov', webm: 'matroska' };
+export const DEMUXER: Record<VideoContainer, 'mov' | 'matroska'> = { mp4: 'mov', mov: 'mov', webm: 'matroska', mkv: 'matroska' };
 
 /** Atoms a QuickTime file may start with instead of `ftyp`. */
 const FIRST_ATOMS = new Set(['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
@@ -43,7 +43,7 @@ export async function readVideoContainer(file: string): Promise<VideoContainer |
 /** The same judgement on any `size` bytes `read` gives (a stored object read by range). */
 export async function containerOf(read: Reader, size: number): Promise<VideoContainer | null> {
   const head = await read(0, 4);
-  if (head.length === 4 && head.readUInt32BE(0) === EBML_ID) return (await readWebm(read, size)) ? 'webm' : null;
+  if (head.length === 4 && head.readUInt32BE(0) === EBML_ID) return readMatroska(read, size);
   return readIsoBmff(read, size);
 }
 
@@ -140,25 +140,33 @@ function element(bytes: Buffer, at: number) {
   return { id: id.value, size: size.value, unknown: size.unknown, body: at + id.length + size.length };
 }
 
-/** An EBML header of doc type webm, then (after any Void) a Segment that fits in the file. */
-async function readWebm(read: Reader, size: number): Promise<boolean> {
+/**
+ * An EBML header of doc type webm (or matroska, which some cameras and screen recorders write),
+ * then (after any Void) a Segment that fits in the file.
+ */
+async function readMatroska(read: Reader, size: number): Promise<'webm' | 'mkv' | null> {
+  const docType = await matroskaDocType(read, size);
+  return docType === 'webm' ? 'webm' : docType === 'matroska' ? 'mkv' : null;
+}
+
+async function matroskaDocType(read: Reader, size: number): Promise<string | null> {
   const head = await read(0, 4096);
   const header = element(head, 0);
-  if (!header || header.id !== EBML_ID || header.unknown || header.body + header.size > head.length) return false;
+  if (!header || header.id !== EBML_ID || header.unknown || header.body + header.size > head.length) return null;
   let docType: string | null = null;
   for (let at = header.body; at < header.body + header.size; ) {
     const child = element(head, at);
-    if (!child || child.unknown || child.body + child.size > header.body + header.size) return false;
+    if (!child || child.unknown || child.body + child.size > header.body + header.size) return null;
     if (child.id === DOC_TYPE_ID) docType = head.toString('latin1', child.body, child.body + child.size).replace(/\0+$/, '');
     at = child.body + child.size;
   }
-  if (docType !== 'webm') return false;
+  if (docType !== 'webm' && docType !== 'matroska') return null;
   for (let at = header.body + header.size; ; ) {
     const next = element(await read(at, 16), 0);
-    if (!next) return false;
+    if (!next) return null;
     const body = at + (next.body);
-    if (next.id === SEGMENT_ID) return next.unknown || body + next.size <= size;
-    if (next.id !== VOID_ID || next.unknown || body + next.size > size) return false;
+    if (next.id === SEGMENT_ID) return next.unknown || body + next.size <= size ? docType : null;
+    if (next.id !== VOID_ID || next.unknown || body + next.size > size) return null;
     at = body + next.size;
   }
 }
@@ -169,7 +177,7 @@ async function readWebm(read: Reader, size: number): Promise<boolean> {
  */
 export const loopbackVideoUrl = (port: number, token: string, container: VideoContainer) => `http://127.0.0.1:${port}/${token}.${container}`;
 
-const LOOPBACK_VIDEO_URL = /^http:\/\/127\.0\.0\.1:\d{1,5}\/[0-9a-f]{64}\.(mp4|mov|webm)$/;
+const LOOPBACK_VIDEO_URL = /^http:\/\/127\.0\.0\.1:\d{1,5}\/[0-9a-f]{64}\.(mp4|mov|webm|mkv)$/;
 
 /** The container of such an address, or null when `input` is not one (a local file's path). */
 export function loopbackVideoContainer(input: string): VideoContainer | null {

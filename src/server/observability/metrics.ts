@@ -41,6 +41,13 @@ export const indexingSpeed = new client.Histogram({
   registers: [registry],
 });
 
+/** Stretches whose decode plan was refused or came out short, decoded whole instead (faces/index-segment.ts). */
+export const decodePlanFallbacks = new client.Counter({
+  name: 'face_index_decode_plan_fallbacks_total',
+  help: 'Footage stretches decoded whole because their decode plan failed',
+  registers: [registry],
+});
+
 /** Reel seconds rendered per wall-clock second, per output (reels/render-job.ts). */
 export const renderSpeed = new client.Histogram({
   name: 'reel_render_speed_ratio',

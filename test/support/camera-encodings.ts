@@ -1,0 +1,90 @@
+// Small video files encoded the ways cameras and phones encode them, made with ffmpeg for the
+// decode tests (issue 32): H.264 with and without B-frames, open and closed GOPs, keyframes from
+// every 0.5 s to every 10 s, the common frame rates, a phone's variable frame rate, HEVC in MOV,
+// VP9 in WebM, H.264 in MKV, a display rotation, with and without sound. The picture is ffmpeg's
+// moving test pattern, so every frame differs from the next and a wrong frame shows.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface CameraEncoding {
+  name: string;
+  /** The file's extension, which names its container. */
+  ext: 'mp4' | 'mov' | 'webm' | 'mkv';
+  seconds: number;
+  /** Frames per second as ffmpeg's lavfi takes it (30000/1001 for 29.97). */
+  rate: string;
+  /** Seconds between keyframes. */
+  keyframeS: number;
+  codec: 'h264' | 'hevc' | 'vp9';
+  /** B-frames in a row (H.264 and HEVC); 0 for none. */
+  bframes: number;
+  openGop?: boolean;
+  /** A phone's variable frame rate: frame durations that change, on a 600-tick time base. */
+  variableRate?: boolean;
+  /** Degrees in the display matrix, as a phone held upright writes. */
+  rotate?: number;
+  audio?: boolean;
+}
+
+const base = { seconds: 8, rate: '30', keyframeS: 2, codec: 'h264', bframes: 3, ext: 'mp4' } as const;
+
+/** The matrix the tests run, each file a few seconds of 160×96 pixels. */
+export const CAMERA_ENCODINGS: CameraEncoding[] = [
+  { ...base, name: 'h264-no-bframes-gop2' , bframes: 0 },
+  { ...base, name: 'h264-bframes-gop0.5', keyframeS: 0.5 },
+  { ...base, name: 'h264-bframes-gop1', keyframeS: 1 },
+  { ...base, name: 'h264-bframes-gop2', audio: true },
+  { ...base, name: 'h264-bframes-gop4', keyframeS: 4 },
+  { ...base, name: 'h264-bframes-gop10', keyframeS: 10, seconds: 12 },
+  { ...base, name: 'h264-open-gop2', openGop: true },
+  { ...base, name: 'h264-25fps', rate: '25' },
+  { ...base, name: 'h264-29.97fps', rate: '30000/1001', audio: true },
+  { ...base, name: 'h264-50fps', rate: '50' },
+  { ...base, name: 'h264-60fps', rate: '60' },
+  { ...base, name: 'h264-phone-vfr', variableRate: true, keyframeS: 1, bframes: 0, ext: 'mov', audio: true },
+  { ...base, name: 'hevc-phone-mov', codec: 'hevc', ext: 'mov', keyframeS: 1, audio: true },
+  { ...base, name: 'hevc-bframes-gop2', codec: 'hevc' },
+  { ...base, name: 'vp9-webm', codec: 'vp9', ext: 'webm', bframes: 0 },
+  { ...base, name: 'h264-mkv', ext: 'mkv', audio: true },
+  { ...base, name: 'h264-phone-rotated', rotate: 90, ext: 'mov', keyframeS: 1 },
+];
+
+/** The frame rate as a number. */
+export function rateOf(encoding: CameraEncoding): number {
+  const [n, d] = encoding.rate.split('/').map(Number);
+  return n! / (d ?? 1);
+}
+
+/** Writes the encoding's file into `dir`; returns its path. */
+export async function encodeCameraFile(dir: string, encoding: CameraEncoding, size = { width: 160, height: 96 }): Promise<string> {
+  const file = path.join(dir, `${encoding.name}.${encoding.ext}`);
+  const fps = rateOf(encoding);
+  const gop = Math.max(1, Math.round(encoding.keyframeS * fps));
+  const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size.width}x${size.height}:rate=${encoding.rate}`];
+  if (encoding.audio) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
+  args.push('-t', String(encoding.seconds));
+  // Frame durations of 1/30 s and 1/20 s in turn, as a phone's camera gives in changing light.
+  if (encoding.variableRate) args.push('-vf', "setpts='(N+floor(N/4)*0.5)/30/TB'", '-fps_mode', 'passthrough', '-video_track_timescale', '600');
+  if (encoding.codec === 'h264') {
+    const params = [`bframes=${encoding.bframes}`, `keyint=${gop}`, `min-keyint=${gop}`, 'scenecut=0', ...(encoding.openGop ? ['open-gop=1'] : [])];
+    args.push('-c:v', 'libx264', '-preset', 'veryfast', '-x264-params', params.join(':'), '-pix_fmt', 'yuv420p');
+  } else if (encoding.codec === 'hevc') {
+    const params = [`bframes=${encoding.bframes}`, `keyint=${gop}`, `min-keyint=${gop}`, 'scenecut=0', 'log-level=error'];
+    args.push('-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', params.join(':'), '-tag:v', 'hvc1', '-pix_fmt', 'yuv420p');
+  } else {
+    args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(gop), '-b:v', '300k', '-pix_fmt', 'yuv420p');
+  }
+  if (encoding.audio) args.push('-c:a', encoding.ext === 'webm' ? 'libopus' : 'aac', '-shortest');
+  if (!encoding.rotate) {
+    await run('ffmpeg', [...args, file]);
+    return file;
+  }
+  // ffmpeg writes the display matrix from the rotate tag only when it copies the stream.
+  const upright = path.join(dir, `${encoding.name}-upright.${encoding.ext}`);
+  await run('ffmpeg', [...args, upright]);
+  await run('ffmpeg', ['-v', 'error', '-y', '-i', upright, '-c', 'copy', '-metadata:s:v:0', `rotate=${encoding.rotate}`, file]);
+  return file;
+}
