@@ -59,6 +59,20 @@ export const ADMIN = {
     jobsTitle: 'Background Jobs',
     jobsNone: 'No failed jobs. Uploads and mail are flowing.',
     retry: 'Retry',
+    /** A failed job in plain words; the tool's own words stay one click away, under Details. */
+    jobLabels: {
+      'mail.deliver': 'Sending an e-mail',
+      'media.process-video': 'Preparing an uploaded video',
+      'payments.local-deliver-event': 'Confirming a test payment',
+      'payments.local-expire': 'Closing an unpaid test checkout',
+      'faces.index-footage': 'Indexing camera footage',
+      'footage.sync-game': 'Lining up a game\'s cameras',
+      'faces.match-request': 'Finding an athlete in the footage',
+      'faces.find-in-clip': 'Finding an athlete in a clip',
+      'reels.render': 'Rendering a reel',
+    } as Record<string, string>,
+    jobFailedPlain: 'It stopped with an error. Retry runs it again; the details say what the tool reported.',
+    jobDetails: 'Details',
   },
   users: {
     title: 'USER MANAGEMENT',

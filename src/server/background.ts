@@ -16,6 +16,7 @@ import { logger } from './observability/logger';
 import { createLocalProvider, deliverLocalEvent, expireLocalSession } from './payments/local-provider';
 import { renderReelJob, requeueStuckRenders } from './reels/render-job';
 import { processVideo, requeueStuckVideos } from './videos/processing';
+import { ownMediaChildren, removeLeftovers } from './jobs/leftovers';
 
 export function jobHandlers(deps: AppDeps): JobHandlers {
   return {
@@ -35,6 +36,9 @@ const RECOVERY_EVERY_MS = 5 * 60 * 1000;
 const timers = new WeakMap<AppDeps, NodeJS.Timeout>();
 
 export async function startWorker(deps: AppDeps): Promise<void> {
+  // A worker killed on this machine may have left ffmpeg children and work folders: gone first.
+  ownMediaChildren();
+  await removeLeftovers().catch((error: Error) => logger.warn({ err: error.message }, 'leftovers of stopped workers could not be removed'));
   await deps.jobs.work(jobHandlers(deps));
   const localCheckout = createLocalProvider(deps);
   const recover = () =>

@@ -2,7 +2,7 @@
 // an athlete whose family agreed to face matching is found by a reference photo (a different
 // picture from the one in the footage) when the admin approves the request; someone else in the
 // same footage is not. Without consent nothing is searched or kept.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import * as tus from 'tus-js-client';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOOTAGE } from '../../src/common/admin-messages';
 import { FACE_MATCHING } from '../../src/common/dashboard-messages';
 import { appearances, athleteReferences, eventGames, events, faceDetections, faceTracks, footage, highlightRequests, userProfiles } from '../../src/server/db/schema';
 import { decodeEmbeddings } from '../../src/server/faces/embeddings';
@@ -20,6 +21,7 @@ import { decodeChoice, indexFootage, indexSettings, keyframesSuffice, purgeExpir
 import type { Segment, SegmentResult } from '../../src/server/faces/types';
 import { videoInput } from '../../src/server/media/ffmpeg';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
+import { CAMERA_ENCODINGS, encodeCameraFile } from '../support/camera-encodings';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { composeFootage, groupPhoto, photoWithoutFace, referencePhoto, smallFacePhoto, type Person } from '../support/face-footage';
 import { jsonOf } from '../support/http';
@@ -359,6 +361,63 @@ describe('footage, index and matching', () => {
     // And once indexed, running it again does nothing.
     expect(await run({ footageId }, { jobId: 'twice', retryCount: 0, lastAttempt: false, heartbeat: async () => {} })).toBe('skipped');
   }, 120_000);
+
+  it('a camera file with B-frames whose stretches end just after a keyframe indexes, in one attempt (issue 32)', async () => {
+    // 21 s, a keyframe every 2 s, 3 B-frames: the job's two stretches meet at 10.5 s, so the first
+    // ends with the keyframe at 10 s alone, decoded before it is shown. This file never indexed.
+    const encoding = CAMERA_ENCODINGS.find((e) => e.name === 'h264-bframes-gop2')!;
+    const file = await encodeCameraFile(work, { ...encoding, name: 'camera-bframes', seconds: 21 });
+    expect(app.server.deps.faces.size).toBe(2);
+    const game = await app.fetch(`/api/admin/events/${EVENT}/games`, { method: 'POST', json: { label: 'Game 32', court: 'Court 3' }, cookie: admin.cookie });
+    const { id: gameId } = (await game.json()) as { id: string };
+    const uploaded = await uploadFootage(admin.cookie, file, { gameId, camera: 'Camera 1', filename: 'camera-bframes.mp4' });
+    const row = await eventually(async () => {
+      const [f] = await app.db.select().from(footage).where(eq(footage.id, uploaded.footageId!));
+      return f?.indexState === 'indexed' || f?.indexState === 'failed' || f?.indexError ? f : null;
+    }, 120_000);
+    expect(row.indexError).toBeNull();
+    expect(row.indexState).toBe('indexed');
+    // Every sample of both stretches was looked at: 42 of them.
+    expect(row.indexStats).toMatchObject({ frames: 42 });
+  }, 180_000);
+
+  it('stopping one stretch of a file stops its ffmpeg at once and frees its thread', async () => {
+    const encoding = CAMERA_ENCODINGS.find((e) => e.name === 'h264-bframes-gop2')!;
+    const file = await encodeCameraFile(work, { ...encoding, name: 'long', seconds: 120 }, { width: 640, height: 360 });
+    const settings = { ...indexSettings(app.server.deps.config), fullLookEvery: 1 };
+    const stop = new AbortController();
+    let progressed = 0;
+    const running = app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: 0, endS: 120, width: 640, height: 360 }, settings }, () => progressed++, stop.signal);
+    await eventually(async () => (progressed > 0 ? true : null), 30_000);
+    const stoppedAt = Date.now();
+    stop.abort();
+    await expect(running).rejects.toMatchObject({ kind: 'stopped' });
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    // No ffmpeg of this process is left, and both threads take work again.
+    const children = execFileSync('ps', ['-o', 'comm=', '--ppid', String(process.pid)]).toString();
+    expect(children).not.toMatch(/ffmpeg/);
+    const again = await Promise.all([0, 1].map(() => app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: 0, endS: 1, width: 640, height: 360 }, settings })));
+    expect(again.map((r) => r.stats.frames)).toEqual([2, 2]);
+  }, 120_000);
+
+  it('a file waiting for its retry can be re-indexed now, by the job that waits; a file being indexed cannot', async () => {
+    await app.db.update(footage).set({ indexState: 'indexing', indexProgress: 30 }).where(eq(footage.id, footageId));
+    const busy = await app.fetch(`/api/admin/footage/${footageId}/reindex`, { method: 'POST', cookie: admin.cookie });
+    expect(busy.status).toBe(409);
+    // As a failed first try leaves it: queued, no progress, the retry's words, the job waiting an hour.
+    await app.db.update(footage).set({ indexState: 'queued', indexProgress: 0, indexError: FOOTAGE.indexRetrying }).where(eq(footage.id, footageId));
+    const waiting = await app.server.deps.jobs.send('faces.index-footage', { footageId }, { startAfter: 3600 });
+    expect((await app.fetch(`/api/admin/footage/${footageId}/reindex`, { method: 'POST', cookie: stranger.cookie })).status).toBe(403);
+    const res = await app.fetch(`/api/admin/footage/${footageId}/reindex`, { method: 'POST', cookie: admin.cookie });
+    expect(res.status).toBe(200);
+    await eventually(async () => {
+      const [f] = await app.db.select().from(footage).where(eq(footage.id, footageId));
+      return f?.indexState === 'indexed' ? f : null;
+    }, 120_000);
+    // The waiting job itself ran: no second job was sent beside it.
+    // (It marks the file indexed before its last steps, so its end is waited for.)
+    await eventually(async () => ((await app.server.deps.jobs.state('faces.index-footage', waiting))?.state === 'completed' ? true : null), 30_000);
+  }, 180_000);
 
   it('withdrawing consent deletes the reference descriptors and the proposals; matching again finds nothing', async () => {
     const off = await app.fetch('/api/profile/face-matching', { method: 'PUT', json: { consent: false }, cookie: athlete.cookie });

@@ -41,7 +41,7 @@ describe('a video stored in the bucket', () => {
     const video = (await openStoredVideo(bucket, KEY))!;
     try {
       expect(video.input).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{64}\.mp4$/);
-      expect(await videoInput(video.input)).toEqual(['-protocol_whitelist', 'http,tcp', '-reconnect', '1', '-reconnect_delay_max', '3', '-format_whitelist', 'mov', '-f', 'mov', '-i', video.input]);
+      expect(await videoInput(video.input)).toEqual(['-protocol_whitelist', 'http,tcp', '-reconnect', '1', '-reconnect_delay_max', '3', '-rw_timeout', '20000000', '-format_whitelist', 'mov', '-f', 'mov', '-i', video.input]);
       expect(await probeVideo(video.input)).toEqual(await probeVideo(source));
       const fromBucket = path.join(work, 'bucket.jpg');
       const fromFile = path.join(work, 'file.jpg');

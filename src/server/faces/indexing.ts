@@ -4,7 +4,6 @@
 // the file, so a re-run or a run after a crash leaves exactly one index. Requests already approved
 // for the game are matched again afterwards.
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { appearances, eventGames, events, faceDetections, faceTracks, footage, highlightRequests } from '../db/schema';
@@ -21,6 +20,7 @@ import type { IndexSettings, SegmentResult, SegmentTrack } from './types';
 import { decodePlanFallbacks, indexingSpeed } from '../observability/metrics';
 import { FaceTaskError } from './pool';
 import { logger } from '../observability/logger';
+import { workFolder } from '../jobs/leftovers';
 
 const PROGRESS_EVERY_MS = 1500;
 
@@ -46,7 +46,7 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
       await db.update(footage).set(values).where(eq(footage.id, footageId));
       await publishFootage(deps, row.eventId, footageId);
     };
-    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-footage-'));
+    const work = await workFolder('footage');
     const started = performance.now();
     try {
       await update({ indexState: 'indexing', indexProgress: 0, indexError: null });

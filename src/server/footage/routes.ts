@@ -124,11 +124,13 @@ export function footageRoutes(deps: AppDeps) {
     })
     .post('/footage/:id/reindex', async (c) => {
       const id = c.req.param('id');
+      // Anything but a run in progress: a file waiting for its retry is indexed now, by the job
+      // that waits (brought forward) rather than a second one beside it.
       const [row] = isUuid(id)
-        ? await deps.db.update(footage).set({ indexState: 'queued', indexProgress: 0, indexError: null }).where(and(eq(footage.id, id), inArray(footage.indexState, ['indexed', 'failed', 'purged']))).returning()
+        ? await deps.db.update(footage).set({ indexState: 'queued', indexProgress: 0, indexError: null }).where(and(eq(footage.id, id), inArray(footage.indexState, ['indexed', 'failed', 'purged', 'queued']))).returning()
         : [];
       if (!row) return apiError(c, 409, 'STATE_CHANGED', 'This footage is being indexed already.');
-      await deps.jobs.send('faces.index-footage', { footageId: id });
+      if (!(await deps.jobs.runWaitingNow('faces.index-footage', { footageId: id }))) await deps.jobs.send('faces.index-footage', { footageId: id });
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'footage.reindex', subjectUserId: null, details: { footageId: id } });
       await publishFootage(deps, row.eventId, id);
       return c.json(footageDto(row));

@@ -337,6 +337,20 @@ export class JobQueue {
     }));
   }
 
+  /**
+   * Brings forward the jobs of this type waiting for their turn (created or waiting to retry) whose
+   * payload has these fields; returns how many. A job already running is left alone.
+   */
+  async runWaitingNow(name: JobType, match: Record<string, string>): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      this.database.db,
+      sql`UPDATE pgboss.job SET start_after = now() WHERE name = ${name} AND state IN ('created', 'retry') AND data @> ${JSON.stringify(match)}::jsonb RETURNING id`,
+    );
+    const worker = this.workers.get(name);
+    if (rows.length && worker) this.boss.notifyWorker(worker);
+    return rows.length;
+  }
+
   /** Runs a failed job again. */
   async retry(name: JobType, id: string): Promise<void> {
     await this.boss.retry(name, id);

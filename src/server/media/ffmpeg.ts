@@ -100,7 +100,9 @@ function runCollectingErrors(bin: string, args: string[]): Promise<string> {
  */
 export async function videoInput(file: string): Promise<string[]> {
   const served = loopbackVideoContainer(file);
-  if (served) return ['-protocol_whitelist', 'http,tcp', '-reconnect', '1', '-reconnect_delay_max', '3', '-format_whitelist', DEMUXER[served], '-f', DEMUXER[served], '-i', file];
+  // A read that hangs longer than 20 s ends ffmpeg: the loopback server belongs to the process
+  // that started it, and once that process is gone nothing will ever answer (issue 32).
+  if (served) return ['-protocol_whitelist', 'http,tcp', '-reconnect', '1', '-reconnect_delay_max', '3', '-rw_timeout', '20000000', '-format_whitelist', DEMUXER[served], '-f', DEMUXER[served], '-i', file];
   const container = await readVideoContainer(file);
   if (!container) throw new NotAVideoError();
   const demuxer = DEMUXER[container];

@@ -3,7 +3,6 @@
 // the first time an admin's screen asks for it and kept in private storage next to the footage,
 // under a key made from the clip's id. A trim or taking the clip out deletes it (review.ts).
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -13,6 +12,7 @@ import { appearances, footage } from '../db/schema';
 import { extractFrame } from '../media/ffmpeg';
 import { openStoredVideo } from '../media/stored-video';
 import type { Storage } from '../storage/storage';
+import { workFolder } from '../jobs/leftovers';
 
 /** Beside the event's footage in the never-served game-footage bucket (only the admin route reads it). */
 export const clipThumbnailKey = (eventId: string, appearanceId: string) => `game-footage/${eventId}/clip-${appearanceId}.jpg`;
@@ -28,7 +28,7 @@ async function makeThumbnail(storage: Storage, key: string, sourceKey: string, a
   // In the bucket, ffmpeg reads the index and the frame's few megabytes, not the camera-hour.
   const source = await openStoredVideo(storage, sourceKey);
   if (!source) throw new Error('The footage is missing.');
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-clip-thumb-')).catch(async (err) => {
+  const work = await workFolder('clip-thumb').catch(async (err) => {
     await source.close();
     throw err;
   });

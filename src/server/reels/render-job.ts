@@ -4,7 +4,6 @@
 // render's id, so a job killed half-way and run again writes the same files and the same rows
 // once: the family never sees half a file or two versions.
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -30,6 +29,7 @@ import { acceptedClips, ReviewRefused } from './review';
 import { announceReadyToPurchase } from '../requests/reel-progress';
 import { publishReview } from '../realtime/bus';
 import { renderSpeed } from '../observability/metrics';
+import { workFolder } from '../jobs/leftovers';
 
 export const SOCIAL_MAX_S = REEL_FORMAT.socialMaxS;
 export const STILLS_MAX = 12;
@@ -173,7 +173,7 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
         stats[`${stage}S`] = Math.round((performance.now() - started) / 100) / 10;
       }
     };
-    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-render-'));
+    const work = await workFolder('render');
     const opened: StoredVideo[] = [];
     try {
       await update({ state: 'rendering', stage: 'reel', progress: 0, error: null });

@@ -4,7 +4,6 @@
 // then pointed to by the video row. Running it again after a crash writes the same files and the
 // same row once more; after success there is nothing left to do and it says so.
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { and, eq, isNotNull, lt } from 'drizzle-orm';
 import { userVideos } from '../db/schema';
@@ -14,6 +13,7 @@ import { extractFrame, makeWebVideo, probeVideo } from '../media/ffmpeg';
 import { reencodeImage } from '../media/images';
 import { openStoredVideo, type StoredVideo } from '../media/stored-video';
 import { storageKeys } from '../storage/keys';
+import { workFolder } from '../jobs/leftovers';
 
 const PROGRESS_EVERY_MS = 1500;
 
@@ -28,7 +28,7 @@ export function processVideo(deps: Pick<AppDeps, 'db' | 'storage' | 'bus'>): Job
       await db.update(userVideos).set(values).where(eq(userVideos.id, videoId));
       await bus.publish({ topic: 'user_videos', userId: video.userId, action: 'update', id: videoId });
     };
-    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'giot-video-'));
+    const work = await workFolder('video');
     let stored: StoredVideo | null = null;
     try {
       await update({ processingState: 'processing', processingProgress: 0, processingError: null });

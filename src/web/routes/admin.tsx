@@ -36,6 +36,16 @@ const CARDS = [
   { to: '/admin/footage', icon: Video, ...FOOTAGE.card },
 ];
 
+/**
+ * The product's own words when the job failed with them (a sentence that names no file, pipe or
+ * tool; details the product added in brackets left out); otherwise a plain sentence. The whole
+ * error is one click away, under Details.
+ */
+function plainJobError(error: string): string {
+  const sentence = error.replace(/ \(.*\)$/s, '');
+  return /^[A-Z]/.test(sentence) && !/[\\/]|pipe:|ffmpeg|ffprobe|Error:/.test(sentence) ? sentence : ADMIN.portal.jobFailedPlain;
+}
+
 function FailedJobs() {
   const jobs = useFailedJobs();
   const retry = useRetryJob();
@@ -53,9 +63,15 @@ function FailedJobs() {
               <div className="min-w-0">
                 <p className="flex items-center gap-2 font-semibold text-white">
                   <AlertTriangle className="h-4 w-4 text-red-400" aria-hidden="true" />
-                  {job.name}
+                  {ADMIN.portal.jobLabels[job.name] ?? job.name}
                 </p>
-                <p className="mt-1 break-words text-neutral-300">{job.error}</p>
+                <p className="mt-1 break-words text-neutral-300">{plainJobError(job.error)}</p>
+                <details className="mt-1 text-xs text-neutral-400">
+                  <summary className="cursor-pointer">{ADMIN.portal.jobDetails}</summary>
+                  <p className="mt-1 break-words font-mono">
+                    {job.name}: {job.error}
+                  </p>
+                </details>
                 <p className="mt-1 text-xs text-neutral-400">
                   Failed {job.failedOn ? new Date(job.failedOn).toLocaleString() : ''} after {job.retryCount + 1} {job.retryCount === 0 ? 'try' : 'tries'}
                 </p>

@@ -58,7 +58,7 @@ export function FootageList({ files }: { files: Footage[] }) {
             <Button
               size="sm"
               variant="outline"
-              disabled={f.indexState === 'indexing' || f.indexState === 'queued' || reindex.isPending}
+              disabled={f.indexState === 'indexing' || reindex.isPending}
               onClick={() => reindex.mutate(f.id, { onSuccess: () => notify.success({ title: FOOTAGE.reindexStarted, description: '' }), onError: (e) => notify.error({ title: FOOTAGE.actionFailed, description: e.message }) })}
             >
               {FOOTAGE.reindex}

@@ -1,0 +1,59 @@
+// What a worker killed half-way leaves behind (issue 32): its ffmpeg children, re-parented and
+// still reading, and its temporary folders. Every media child carries its worker's process id in
+// its environment (MEDIA_OWNER_ENV) and every work folder has it in its name, so a worker that
+// starts on the same machine can tell those of a dead worker from those of a live one and remove
+// them. Linux only (/proc); elsewhere there is nothing to read and nothing is removed.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { logger } from '../observability/logger';
+
+/** The environment variable naming the process that started a media child. */
+export const MEDIA_OWNER_ENV = 'GIOT_MEDIA_OWNER';
+const FOLDER = /^giot-[a-z-]+?-(\d+)-/;
+
+/** Marks this process as the owner of the media children it starts from now on (inherited by its threads and children). */
+export function ownMediaChildren(): void {
+  process.env[MEDIA_OWNER_ENV] = String(process.pid);
+}
+
+/** A work folder in the temp directory, named with its kind and this process's id. */
+export function workFolder(kind: string): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), `giot-${kind}-${process.pid}-`));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Kills the media children and removes the work folders of processes that are gone; returns what it removed. */
+export async function removeLeftovers(tmp = os.tmpdir()): Promise<{ processes: number; folders: number }> {
+  let processes = 0;
+  let folders = 0;
+  const pids = await fs.readdir('/proc').catch(() => [] as string[]);
+  for (const entry of pids) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await fs.readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
+    const owner = Number(environ.split('\0').find((v) => v.startsWith(`${MEDIA_OWNER_ENV}=`))?.slice(MEDIA_OWNER_ENV.length + 1));
+    if (!owner || alive(owner) || Number(entry) === process.pid) continue;
+    try {
+      process.kill(Number(entry), 'SIGKILL');
+      processes++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  for (const name of await fs.readdir(tmp).catch(() => [] as string[])) {
+    const owner = Number(FOLDER.exec(name)?.[1]);
+    if (!owner || alive(owner)) continue;
+    await fs.rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => {});
+    folders++;
+  }
+  if (processes || folders) logger.warn({ processes, folders }, 'removed what a stopped worker left behind');
+  return { processes, folders };
+}
