@@ -290,6 +290,9 @@ export const FOOTAGE = {
     no_reference: 'No usable face photo: ask the family for a clear headshot or a reference photo.',
     failed: 'Matching failed. Try again.',
   } as Record<string, string>,
+  /** Matching searched only indexed footage: the cameras of the requested games it could not search, and why. */
+  unsearchedTitle: (n: number) => `${n === 1 ? 'One camera was' : `${n} cameras were`} not searched: their footage is not indexed.`,
+  unsearchedCamera: (game: string, camera: string, state: string, reason: string | null) => `${game} · ${camera}: ${state}${reason ? ` (${reason})` : ''}`,
   unsure: 'Unsure',
   lookalike: 'Look-alike',
   /** The jersey number read under the face in a clip (the athlete's, or with no number on the profile), or another one. */

@@ -407,6 +407,9 @@ describe('footage, index and matching', () => {
     // As a failed first try leaves it: queued, no progress, the retry's words, the job waiting an hour.
     await app.db.update(footage).set({ indexState: 'queued', indexProgress: 0, indexError: FOOTAGE.indexRetrying }).where(eq(footage.id, footageId));
     const waiting = await app.server.deps.jobs.send('faces.index-footage', { footageId }, { startAfter: 3600 });
+    // The review of the request for that game says the camera was not searched, and why.
+    const review = (await (await app.fetch(`/api/admin/requests/${requestId}/review`, { cookie: admin.cookie })).json()) as { request: { unsearched: unknown[] } };
+    expect(review.request.unsearched).toEqual([{ footageId, game: 'Game 9', camera: 'Camera 1', indexState: 'queued', reason: FOOTAGE.indexRetrying }]);
     expect((await app.fetch(`/api/admin/footage/${footageId}/reindex`, { method: 'POST', cookie: stranger.cookie })).status).toBe(403);
     const res = await app.fetch(`/api/admin/footage/${footageId}/reindex`, { method: 'POST', cookie: admin.cookie });
     expect(res.status).toBe(200);

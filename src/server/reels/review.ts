@@ -102,6 +102,17 @@ async function requestOf(db: Db, requestId: string) {
   return request;
 }
 
+/**
+ * The files of the requested games (all the event's when the request names none) that matching
+ * could not search, each with why: waiting to index, indexing, failed (and its words), deleted.
+ */
+function unsearchedCameras(requested: string[], games: Array<typeof eventGames.$inferSelect>, files: Array<typeof footage.$inferSelect>) {
+  const labels = new Map(games.map((g) => [g.id, g.label]));
+  return files
+    .filter((f) => f.indexState !== 'indexed' && (!requested.length || requested.includes(labels.get(f.gameId) ?? '')))
+    .map((f) => ({ footageId: f.id, game: labels.get(f.gameId) ?? '', camera: f.camera, indexState: f.indexState, reason: f.indexError }));
+}
+
 export async function loadReview(db: Db, requestId: string) {
   const request = await requestOf(db, requestId);
   const [profile] = await db
@@ -133,6 +144,8 @@ export async function loadReview(db: Db, requestId: string) {
       stage: reviewStage(request.status, render?.state ?? null, Boolean(order)),
       /** Matching found the athlete nowhere: the family is asked for reference photos, not to pay. */
       nothingFound: await nothingFound(db, request),
+      /** Cameras of the requested games whose footage is not indexed: matching has not searched them. */
+      unsearched: unsearchedCameras(request.games, games, files),
     },
     athlete: {
       name: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),

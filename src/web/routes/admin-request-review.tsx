@@ -47,7 +47,7 @@ export default function AdminRequestReviewPage() {
           <div className="text-neutral-200">
             <p className="font-semibold text-white">{athlete}</p>
             <p className="text-sm">{data.request.event}</p>
-            <MatchingState state={data.request.matchingState} />
+            <MatchingState state={data.request.matchingState} unsearched={data.request.unsearched} />
           </div>
           {data.request.lookalike && <p className="rounded-lg bg-yellow-950 p-3 text-sm text-yellow-100">{FOOTAGE.lookalikeWarning}</p>}
           {data.request.nothingFound && (

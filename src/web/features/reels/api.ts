@@ -1,5 +1,6 @@
 // The review screen's calls: the request's clips, moments and render, and every change to them.
 // Each change is saved on the server at once; live updates ('reel_review') refresh other admins.
+import type { UnsearchedCamera } from './matching-state';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { requestJson } from '../../lib/api-error';
 
@@ -62,7 +63,7 @@ export interface Render {
   stats: Record<string, number> | null;
 }
 export interface Review {
-  request: { id: string; userId: string; status: string; event: string; eventId: string | null; games: string[]; matchingState: string | null; lookalike: boolean; paid: boolean; stage: string; nothingFound: boolean };
+  request: { id: string; userId: string; status: string; event: string; eventId: string | null; games: string[]; matchingState: string | null; lookalike: boolean; paid: boolean; stage: string; nothingFound: boolean; unsearched: UnsearchedCamera[] };
   athlete: { name: string; teamName: string | null; jerseyNumber: number | null };
   games: Array<{ id: string; label: string }>;
   footage: ReviewFootage[];

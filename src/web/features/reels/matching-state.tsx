@@ -5,7 +5,34 @@ import { FOOTAGE, REVIEW } from '../../../common/admin-messages';
 import { cn } from '../../lib/cn';
 import { Spinner } from '../../ui/spinner';
 
-export function MatchingState({ state }: { state: string | null }) {
+export interface UnsearchedCamera {
+  footageId: string;
+  game: string;
+  camera: string;
+  indexState: string;
+  reason: string | null;
+}
+
+export function MatchingState({ state, unsearched = [] }: { state: string | null; unsearched?: UnsearchedCamera[] }) {
+  return (
+    <>
+      <MatchingLine state={state} />
+      {/* Matching saw only the indexed cameras: the others are named, with why, whatever it found. */}
+      {unsearched.length > 0 && (
+        <div className="mt-2 rounded-lg bg-yellow-950 px-3 py-2 text-sm text-yellow-100" data-testid="unsearched-cameras">
+          <p className="font-semibold">{FOOTAGE.unsearchedTitle(unsearched.length)}</p>
+          <ul className="mt-1 list-disc pl-5">
+            {unsearched.map((c) => (
+              <li key={c.footageId}>{FOOTAGE.unsearchedCamera(c.game, c.camera, FOOTAGE.states[c.indexState] ?? c.indexState, c.reason)}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
+  );
+}
+
+function MatchingLine({ state }: { state: string | null }) {
   if (state === 'matching') {
     return (
       <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-neutral-700 bg-neutral-900 px-3 py-2 text-sm text-neutral-200" data-testid="matching-state">
