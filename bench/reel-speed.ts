@@ -13,7 +13,9 @@
 //    set to it makes them): its full decode (the floor when every frame is decoded), ffmpeg alone
 //    decoding each keyframe up to its last sample, and the index as the job decodes it
 //    (decode-plan.ts). Goal: ≥ 4× real time. The last line sums both up:
-//    RESULT reel-speed keyframes=…x gop2s=…x
+//    RESULT reel-speed keyframes=…x gop2s=…x slowest=<encoding>:…x floor_ratio_min=…
+// 2. The encodings of cameras and phones (encodingMatrix below): each file's index beside its own
+//    full-decode floor; floor_ratio_min is the lowest ratio of the two. BENCH_SKIP_MATRIX=1 skips it.
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,8 +30,9 @@ import { decodeChoice, indexSettings } from '../src/server/faces/indexing';
 import { matchRequest } from '../src/server/faces/matching';
 import { createFacePool } from '../src/server/faces/pool';
 import type { Segment, SegmentResult } from '../src/server/faces/types';
-import { videoInput } from '../src/server/media/ffmpeg';
+import { probeVideo, videoInput } from '../src/server/media/ffmpeg';
 import { createVerifiedUser, startTestApp } from '../test/support/app';
+import { CAMERA_ENCODINGS, encodeCameraFile } from '../test/support/camera-encodings';
 import { makeAdmin } from '../test/support/dashboard-fixtures';
 import { composeFootage, type Appearance, type Person } from '../test/support/face-footage';
 import { eventually } from '../test/support/purchase';
@@ -82,17 +85,31 @@ const row = (duration: number, label: string, s: number, note: string) =>
  * Indexes the file as the 'faces.index-footage' job does (one stretch per face thread, models
  * warm), with the segment options given, and prints the speed and the stages. Returns the seconds.
  */
-async function indexOnce(pool: ReturnType<typeof createFacePool>, file: string, title: string, options: Partial<Segment>, decodeAll: number, goal: string): Promise<number> {
-  const duration = MINUTES * 60;
+async function indexOnce(
+  pool: ReturnType<typeof createFacePool>,
+  file: string,
+  title: string,
+  options: Partial<Segment>,
+  decodeAll: number,
+  goal: string,
+  video = { durationS: MINUTES * 60, width: 1920, height: 1080 },
+): Promise<number> {
+  const duration = video.durationS;
   const settings = indexSettings(loadConfig({ dataDir: os.tmpdir(), authSecret: 'bench' }));
-  const segment = (startS: number, endS: number): Segment => ({ file, startS, endS, width: 1920, height: 1080, ...options });
+  const segment = (startS: number, endS: number): Segment => ({ file, startS, endS, width: video.width, height: video.height, ...options });
   // Models load once per thread; the job's threads are warm after the first file.
   await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(0, 1), settings });
   if (pool.size > 1) await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(1, 2), settings });
   const started = performance.now();
+  // Stretches on the sample grid, the last one to the end, as the job cuts them.
+  const onGrid = (at: number) => Math.round(at * settings.sampleFps) / settings.sampleFps;
   const parts = await Promise.all(
-    Array.from({ length: pool.size }, (_, i) => pool.run<SegmentResult>({ op: 'index-segment', segment: segment((duration / pool.size) * i, (duration / pool.size) * (i + 1)), settings })),
+    Array.from({ length: pool.size }, (_, i) =>
+      pool.run<SegmentResult>({ op: 'index-segment', segment: segment(onGrid((duration / pool.size) * i), i === pool.size - 1 ? duration + 1 : onGrid((duration / pool.size) * (i + 1))), settings }),
+    ),
   );
+  const fallbacks = parts.filter((p) => p.planFallback).map((p) => p.planFallback);
+  if (fallbacks.length) console.log(`  decode plan given up for ${fallbacks.length} stretch(es): ${fallbacks.join('; ')}`);
   const indexS = seconds(started);
   const sum = (key: keyof SegmentResult['stats']) => parts.reduce((a, p) => a + p.stats[key], 0);
   const tracks = parts.reduce((a, p) => a + p.tracks.length, 0);
@@ -145,6 +162,61 @@ async function indexing(): Promise<{ keyframes: number; gop2s: number }> {
   } finally {
     await pool.close();
   }
+}
+
+/**
+ * 3. The encodings cameras and phones make (test/support/camera-encodings.ts), each BENCH_MATRIX_SECONDS
+ * (default 60) of the bench's 1080p people re-encoded: ffmpeg's full decode of the file (its floor,
+ * all cores) and the index as the job runs it (its decode choice, one stretch per face thread).
+ * Goal: no encoding below 0.85 of its floor.
+ */
+async function encodingMatrix(): Promise<{ slowest: string; slowestSpeed: number; floorRatioMin: number; floorRatioMinOf: string }> {
+  const seconds = intFromEnv('BENCH_MATRIX_SECONDS', 60);
+  const config = loadConfig({ dataDir: os.tmpdir(), authSecret: 'bench' });
+  const settings = indexSettings(config);
+  const dir = path.join(os.tmpdir(), `giot-bench-matrix-${seconds}s`);
+  fs.mkdirSync(dir, { recursive: true });
+  const source = path.join(dir, 'source.mp4');
+  if (!fs.existsSync(source)) {
+    console.log(`building ${seconds} s of 1080p30 footage with people for the encodings (once; cached at ${dir})…`);
+    const people: Person[] = ['ava', 'bea', 'cleo', 'dana', 'eve', 'fay'];
+    const plan: Appearance[] = [];
+    for (let t = 0, i = 0; t < seconds; t += 7, i++) plan.push({ person: people[i % people.length]!, from: t, to: Math.min(seconds, t + 12), faceHeight: 60 + (i % 4) * 40, x: 0.05 + (i % 5) * 0.18, y: 0.1 + (i % 3) * 0.25, drift: 0.01 });
+    await composeFootage(`${source}.tmp.mp4`, { width: 1920, height: 1080, seconds, appearances: plan, preset: 'veryfast', keyframeEvery: 15 });
+    fs.renameSync(`${source}.tmp.mp4`, source);
+  }
+  const pool = createFacePool(config.faces.workers);
+  const rows: Array<{ name: string; speed: number; floor: number; choice: string }> = [];
+  try {
+    console.log(`
+the encodings of cameras and phones, ${seconds} s of 1080p each (${pool.size} face threads):`);
+    console.log(`  ${'encoding'.padEnd(22)} ${'job'.padStart(7)} ${'floor'.padStart(7)} ${'job/floor'.padStart(9)}  decoded as`);
+    for (const encoding of CAMERA_ENCODINGS) {
+      const name = `${encoding.name}.${encoding.ext}`;
+      if (!fs.existsSync(path.join(dir, name))) await encodeCameraFile(dir, { ...encoding, seconds }, undefined, source);
+      const file = path.join(dir, name);
+      const probe = await probeVideo(file);
+      const floorS = await timed(['-v', 'error', ...(await videoInput(file)), '-an', '-f', 'null', '-']);
+      const choice = await decodeChoice(file, settings.sampleFps, probe.fps);
+      const video = { durationS: probe.durationSeconds, width: probe.width, height: probe.height };
+      const quiet = console.log;
+      console.log = () => {};
+      let indexS: number;
+      try {
+        indexS = await indexOnce(pool, file, encoding.name, choice, floorS, '', video);
+      } finally {
+        console.log = quiet;
+      }
+      const row = { name: encoding.name, speed: video.durationS / indexS, floor: video.durationS / floorS, choice: choice.keyframesOnly ? 'keyframes alone' : `plan${choice.skipNonReference ? ', noref skipped' : ''}` };
+      rows.push(row);
+      console.log(`  ${row.name.padEnd(22)} ${`${row.speed.toFixed(1)}×`.padStart(7)} ${`${row.floor.toFixed(1)}×`.padStart(7)} ${(row.speed / row.floor).toFixed(2).padStart(9)}  ${row.choice}`);
+    }
+  } finally {
+    await pool.close();
+  }
+  const slowest = rows.reduce((a, b) => (b.speed < a.speed ? b : a));
+  const lowest = rows.reduce((a, b) => (b.speed / b.floor < a.speed / a.floor ? b : a));
+  return { slowest: slowest.name, slowestSpeed: slowest.speed, floorRatioMin: lowest.speed / lowest.floor, floorRatioMinOf: lowest.name };
 }
 
 /** A unit-length random vector near `base` (distance about `spread`), like a face descriptor. */
@@ -211,6 +283,9 @@ async function matching() {
 
 runBenchmark(async () => {
   const speeds = process.env.BENCH_SKIP_INDEX ? null : await indexing();
+  const matrix = process.env.BENCH_SKIP_INDEX || process.env.BENCH_SKIP_MATRIX ? null : await encodingMatrix();
   if (!process.env.BENCH_SKIP_MATCH) await matching();
-  if (speeds) console.log(`RESULT reel-speed keyframes=${speeds.keyframes.toFixed(1)}x gop2s=${speeds.gop2s.toFixed(1)}x`);
+  if (matrix) console.log(`  lowest job/floor: ${matrix.floorRatioMinOf} (goal: no encoding below 0.85)`);
+  const tail = matrix ? ` slowest=${matrix.slowest}:${matrix.slowestSpeed.toFixed(1)}x floor_ratio_min=${matrix.floorRatioMin.toFixed(2)}` : '';
+  if (speeds) console.log(`RESULT reel-speed keyframes=${speeds.keyframes.toFixed(1)}x gop2s=${speeds.gop2s.toFixed(1)}x${tail}`);
 });

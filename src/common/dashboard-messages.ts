@@ -143,6 +143,8 @@ export const REEL_STATUS = {
   /** The card's title until the preview is there (not "Your Highlight Reel": the reels card is next to it). */
   title: (name: string) => `Finding ${name}`,
   finding: (name: string) => `We're finding ${name} in the footage and making a preview. We'll email you when it's ready.`,
+  /** Some cameras of the requested games are not searched yet (still being prepared, or held up at our end). */
+  camerasNotSearched: (n: number) => `${n === 1 ? 'One camera' : `${n} cameras`} of your games ${n === 1 ? 'is' : 'are'} still being prepared: we look there as soon as ${n === 1 ? 'it is' : 'they are'} ready.`,
   notFound: (name: string) =>
     `We couldn't find ${name} in the game footage yet. Adding 2–3 clear reference photos of their face helps: front-facing, well lit, one face per photo. Our team has been told and is looking too; you don't pay anything until we have found ${name}.`,
   addPhotos: 'Add reference photos',

@@ -203,6 +203,21 @@ describe('nothing found', () => {
     expect((await requestsOf(cleo))[0]!.reel.state).toBe('finding');
     await app.db.update(highlightRequests).set({ matchingState: 'ready' }).where(eq(highlightRequests.id, cleoRequest));
   });
+
+  it('a camera of the event that failed to index is not searched: the family reads "finding" and how many cameras wait, not "not found" (issue 32)', async () => {
+    const [file] = await app.db.select().from(footage).limit(1);
+    await app.db.update(footage).set({ indexState: 'failed' }).where(eq(footage.id, file!.id));
+    try {
+      const [request] = await requestsOf(cleo);
+      expect(request!.reel).toEqual({ fromFootage: true, state: 'finding', previewUrl: null, camerasNotSearched: 1 });
+      const review = await jsonOf<{ request: { nothingFound: boolean; unsearched: Array<{ camera: string; indexState: string }> } }>(await app.fetch(`/api/admin/requests/${cleoRequest}/review`, { cookie: admin.cookie }));
+      expect(review.request.nothingFound).toBe(false);
+      expect(review.request.unsearched).toMatchObject([{ camera: file!.camera, indexState: 'failed' }]);
+    } finally {
+      await app.db.update(footage).set({ indexState: 'indexed' }).where(eq(footage.id, file!.id));
+    }
+    expect((await requestsOf(cleo))[0]!.reel.state).toBe('not_found');
+  });
 });
 
 describe('the render and its preview', () => {

@@ -58,24 +58,35 @@ export function rateOf(encoding: CameraEncoding): number {
   return n! / (d ?? 1);
 }
 
-/** Writes the encoding's file into `dir`; returns its path. */
-export async function encodeCameraFile(dir: string, encoding: CameraEncoding, size = { width: 160, height: 96 }): Promise<string> {
+/**
+ * At a camera's size, the rates cameras and phones record 1080p at (H.264 16 Mbit/s, HEVC 10, VP9
+ * 8); the tests' tiny pictures keep the encoder's default quality (or `tiny`).
+ */
+const bitrate = (source: string | undefined, rate: string, tiny?: string) => (source ? ['-b:v', rate, '-maxrate', rate, '-bufsize', rate] : tiny ? ['-b:v', tiny] : []);
+
+/**
+ * Writes the encoding's file into `dir`; returns its path. The picture is ffmpeg's test pattern at
+ * `size`, or the video of `source` (the bench's footage with people) at its own size and the
+ * encoding's frame rate.
+ */
+export async function encodeCameraFile(dir: string, encoding: CameraEncoding, size = { width: 160, height: 96 }, source?: string): Promise<string> {
   const file = path.join(dir, `${encoding.name}.${encoding.ext}`);
   const fps = rateOf(encoding);
   const gop = Math.max(1, Math.round(encoding.keyframeS * fps));
-  const args = ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=${size.width}x${size.height}:rate=${encoding.rate}`];
+  const args = ['-v', 'error', '-y', ...(source ? ['-i', source] : ['-f', 'lavfi', '-i', `testsrc2=size=${size.width}x${size.height}:rate=${encoding.rate}`])];
   if (encoding.audio) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
-  args.push('-t', String(encoding.seconds));
+  args.push('-map', '0:v', ...(encoding.audio ? ['-map', '1:a'] : []), '-t', String(encoding.seconds));
   // Frame durations of 1/30 s and 1/20 s in turn, as a phone's camera gives in changing light.
   if (encoding.variableRate) args.push('-vf', "setpts='(N+floor(N/4)*0.5)/30/TB'", '-fps_mode', 'passthrough', '-video_track_timescale', '600');
+  else if (source) args.push('-r', encoding.rate);
   if (encoding.codec === 'h264') {
     const params = [`bframes=${encoding.bframes}`, `keyint=${gop}`, `min-keyint=${gop}`, 'scenecut=0', ...(encoding.openGop ? ['open-gop=1'] : [])];
-    args.push('-c:v', 'libx264', '-preset', 'veryfast', '-x264-params', params.join(':'), '-pix_fmt', 'yuv420p');
+    args.push('-c:v', 'libx264', '-preset', 'veryfast', '-x264-params', params.join(':'), ...bitrate(source, '16M'), '-pix_fmt', 'yuv420p');
   } else if (encoding.codec === 'hevc') {
     const params = [`bframes=${encoding.bframes}`, `keyint=${gop}`, `min-keyint=${gop}`, 'scenecut=0', 'log-level=error'];
-    args.push('-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', params.join(':'), '-tag:v', 'hvc1', '-pix_fmt', 'yuv420p');
+    args.push('-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', params.join(':'), ...bitrate(source, '10M'), '-tag:v', 'hvc1', '-pix_fmt', 'yuv420p');
   } else {
-    args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(gop), '-b:v', '300k', '-pix_fmt', 'yuv420p');
+    args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(gop), ...bitrate(source, '8M', '300k'), '-pix_fmt', 'yuv420p');
   }
   if (encoding.audio) args.push('-c:a', encoding.ext === 'webm' ? 'libopus' : 'aac', '-shortest');
   if (!encoding.rotate) {

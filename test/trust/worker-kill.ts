@@ -4,17 +4,32 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { queryRows } from '../../src/server/db/client';
 import { faceTracks, reelRenders, userStills, userVideos } from '../../src/server/db/schema';
+import { leftoversOf } from '../../src/server/jobs/leftovers';
 import { dashboardVideosWhole, faceGame, footageIndexed, jobHolder, queueMail, queueRender, seconds, uploadFootage, waitFor } from './fixtures';
 import { outcome, type Scenario } from './scenario';
 import { seedAdmin, seedFamilies } from './seed';
 import { heal, sleep, type Topology } from './topology';
 
-async function killHolder(t: Topology, jobId: string, what: string, until: () => Promise<boolean>): Promise<{ killedAt: number; victim: string }> {
+async function killHolder(t: Topology, jobId: string, what: string, until: () => Promise<boolean>): Promise<{ killedAt: number; victim: string; pid: number }> {
   const held = await waitFor(`a worker starting the ${what}`, async () => jobHolder(t, jobId), 120_000, 100);
   await waitFor(`the ${what} under way`, until, 120_000, 100);
   const killedAt = Date.now();
+  const pid = held.worker.pid()!;
   await held.worker.kill();
-  return { killedAt, victim: held.worker.name };
+  return { killedAt, victim: held.worker.name, pid };
+}
+
+/**
+ * A minute after the kill, nothing of the killed worker is left: no ffmpeg it started (each media
+ * child carries its worker's process id) and no work folder of it (named with that id).
+ */
+async function leftBehind(killed: { killedAt: number; pid: number }, what: string): Promise<string[]> {
+  await sleep(Math.max(0, killed.killedAt + 60_000 - Date.now()));
+  const left = await leftoversOf(killed.pid);
+  return [
+    ...(left.processes.length ? [`${left.processes.length} media process(es) of the worker killed in the ${what} still running a minute later`] : []),
+    ...(left.folders.length ? [`work folder(s) of the worker killed in the ${what} still there: ${left.folders.join(', ')}`] : []),
+  ];
 }
 
 async function jobRuns(t: Topology, jobId: string): Promise<{ state: string; retry_count: number } | undefined> {
@@ -126,6 +141,9 @@ export const workerKill: Scenario = {
     const deliveredNow = t.smtp.mails.filter((m) => m.to.includes(family!.email)).length;
     if (deliveredNow !== 1) failures.push(`${deliveredNow || delivered} delivery mails to the family (expected 1)`);
     figures.push(`render_recovery=${seconds(renderRecovery)} videos=${videos.length} stills=${stills.length}`);
+    const leftovers = [...(await leftBehind(index, 'face index')), ...(await leftBehind(render, 'reel render'))];
+    failures.push(...leftovers);
+    figures.push(`leftovers=${leftovers.length}`);
 
     // --- the mail ---------------------------------------------------------------------------
     // A slow provider: the message is sent, the answer held back, and the worker killed meanwhile.

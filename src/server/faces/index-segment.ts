@@ -10,6 +10,7 @@ import { videoInput } from '../media/ffmpeg';
 import { planDecode, type DecodePlan } from './decode-plan';
 import { cropRgb, expand, faceDistance, type DetectedFace, type FaceEngine, type RgbFrame } from './engine';
 import { jerseyOf, readJersey } from './jersey';
+import { isShotCut, shotSignature, type ShotSignature } from './shot-cuts';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
 import type { IndexSettings, Segment, SegmentResult, SegmentTrack } from './types';
 
@@ -185,39 +186,6 @@ async function detectAround(engine: FaceEngine, frame: RgbFrame, live: Track[], 
   return found;
 }
 
-/**
- * A small picture of a frame for finding shot cuts: a colour histogram (4 levels a channel) of
- * every 8th pixel of every 8th row. A camera that pans or zooms over the court keeps its colours;
- * an edit to another scene (a close-up, the stands, another camera's view) changes them.
- */
-export function colourSignature(frame: RgbFrame): Float32Array {
-  const bins = new Float32Array(64);
-  let n = 0;
-  for (let y = 0; y < frame.height; y += 8) {
-    for (let x = 0; x < frame.width; x += 8) {
-      const i = (y * frame.width + x) * 3;
-      bins[((frame.data[i]! >> 6) << 4) | ((frame.data[i + 1]! >> 6) << 2) | (frame.data[i + 2]! >> 6)]!++;
-      n++;
-    }
-  }
-  for (let i = 0; i < bins.length; i++) bins[i]! /= n;
-  return bins;
-}
-
-/** Share of the picture whose colours changed between two samples (0: the same, 1: all). */
-export function colourChange(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-  return sum / 2;
-}
-
-/**
- * Above this change between two samples the shot was cut. Measured on the calibration group
- * photos: a fast pan (half the picture in 4 s) or a 3× zoom changed 0.03-0.11 between samples;
- * a cut from one indoor scene to another 0.33-0.67 (10 pairs).
- */
-export const SHOT_CUT_CHANGE = 0.25;
-
 export async function indexSegment(
   engine: FaceEngine,
   segment: Segment,
@@ -229,7 +197,7 @@ export async function indexSegment(
   const crops = new Map<Track, RgbFrame>();
   const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, followLooks: 0 };
   const shotCuts: number[] = [];
-  let previousColours: Float32Array | null = null;
+  let previousSignature: ShotSignature | null = null;
   let cutJustNow = false;
   let index = 0;
   let lastReport = 0;
@@ -241,9 +209,9 @@ export async function indexSegment(
     if (t >= segment.endS) break;
     // A shot cut ends every track: a face on the other side of it is a new sighting, even when
     // someone else stands where the athlete stood.
-    const colours = colourSignature(frame);
-    cutJustNow = previousColours !== null && colourChange(previousColours, colours) > SHOT_CUT_CHANGE;
-    previousColours = colours;
+    const signature = shotSignature(frame);
+    cutJustNow = previousSignature !== null && isShotCut(previousSignature, signature);
+    previousSignature = signature;
     if (cutJustNow) {
       shotCuts.push(t);
       tracker.endAll();

@@ -51,9 +51,15 @@ describe('clip spans', () => {
     expect(atStart).toMatchObject({ startS: 0, endS: 3.2 });
   });
 
-  it('a face seen once makes a one-second clip that says it was seen once', () => {
+  it('a face seen once makes a one-second clip that says it was seen once, and is never sure (issue 32)', () => {
     const [clip] = proposeAppearances([track('a', 20, 20, [at(athlete, 0.3)], { samples: 1 })], [file('a')], [athlete], []);
-    expect(clip).toMatchObject({ startS: 19.5, endS: 20.5, seenStartS: 20, seenEndS: 20, samples: 1 });
+    expect(clip).toMatchObject({ startS: 19.5, endS: 20.5, seenStartS: 20, seenEndS: 20, samples: 1, unsure: true });
+    // Not even beside a sure sighting of the athlete in the same game, which vouches for others.
+    const both = proposeAppearances([track('a', 5, 9, [at(athlete, 0.3)]), track('a', 40, 40, [at(athlete, 0.3)], { samples: 1 })], [file('a')], [athlete], []);
+    expect(both.map((c) => [c.seenStartS, c.unsure]).sort()).toEqual([
+      [40, true],
+      [5, false],
+    ]);
   });
 
   it('never crosses a shot cut: the padding stops at the cut on either side', () => {

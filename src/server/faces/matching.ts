@@ -201,6 +201,7 @@ interface Hit extends IndexedTrack {
  * the athlete's other sightings in the same game:
  * - a face closer to another consenting athlete of the event than to this one is theirs: dropped;
  * - under MATCH_DISTANCE it is the athlete (sure); from there up to UNSURE_DISTANCE it is unsure;
+ * - a face seen in one sample only is unsure, whatever its distance;
  * - an unsure face within VOUCH_DISTANCE of a sure sighting of the athlete in the same game, and
  *   clearly farther from every other athlete, is sure: the athlete's own sightings of that day
  *   (same light, same kit) vouch for it.
@@ -213,11 +214,13 @@ function judgeTracks(tracks: IndexedTrack[], files: IndexedFile[], refs: Float32
     if (distance >= UNSURE_DISTANCE) continue;
     const other = otherRefs.length ? distanceToReferences(t.embeddings, otherRefs) : Infinity;
     if (other < distance - OTHER_ATHLETE_MARGIN) continue;
-    hits.push({ ...t, distance, other, unsure: distance >= MATCH_DISTANCE, lookalike: other < distance + LOOKALIKE_MARGIN });
+    // A face seen in one sample only is a glimpse (half a second, one descriptor, perhaps a wrong
+    // one at a cut the index did not see): never sure on its own, and never vouched for.
+    hits.push({ ...t, distance, other, unsure: distance >= MATCH_DISTANCE || t.samples < 2, lookalike: other < distance + LOOKALIKE_MARGIN });
   }
   const sure = hits.filter((h) => !h.unsure && !h.lookalike);
   for (const hit of hits) {
-    if (!hit.unsure || hit.other < hit.distance + LOOKALIKE_MARGIN) continue;
+    if (!hit.unsure || hit.samples < 2 || hit.other < hit.distance + LOOKALIKE_MARGIN) continue;
     const game = gameOf.get(hit.footageId);
     const vouched = sure.some((s) => s.id !== hit.id && gameOf.get(s.footageId) === game && distanceToReferences(hit.embeddings, s.embeddings) < VOUCH_DISTANCE);
     if (vouched) hit.unsure = false;

@@ -31,27 +31,46 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The media children and work folders on this machine, each with the process that made it. */
+async function owned(tmp: string): Promise<{ processes: Array<{ pid: number; owner: number }>; folders: Array<{ path: string; owner: number }> }> {
+  const processes: Array<{ pid: number; owner: number }> = [];
+  for (const entry of await fs.readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const environ = await fs.readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
+    const owner = Number(environ.split('\0').find((v) => v.startsWith(`${MEDIA_OWNER_ENV}=`))?.slice(MEDIA_OWNER_ENV.length + 1));
+    if (owner) processes.push({ pid: Number(entry), owner });
+  }
+  const folders: Array<{ path: string; owner: number }> = [];
+  for (const name of await fs.readdir(tmp).catch(() => [] as string[])) {
+    const owner = Number(FOLDER.exec(name)?.[1]);
+    if (owner) folders.push({ path: path.join(tmp, name), owner });
+  }
+  return { processes, folders };
+}
+
+/** What the process `owner` left running and on disk (the trust suite checks a killed worker left nothing). */
+export async function leftoversOf(owner: number, tmp = os.tmpdir()): Promise<{ processes: number[]; folders: string[] }> {
+  const all = await owned(tmp);
+  return { processes: all.processes.filter((p) => p.owner === owner).map((p) => p.pid), folders: all.folders.filter((f) => f.owner === owner).map((f) => f.path) };
+}
+
 /** Kills the media children and removes the work folders of processes that are gone; returns what it removed. */
 export async function removeLeftovers(tmp = os.tmpdir()): Promise<{ processes: number; folders: number }> {
   let processes = 0;
   let folders = 0;
-  const pids = await fs.readdir('/proc').catch(() => [] as string[]);
-  for (const entry of pids) {
-    if (!/^\d+$/.test(entry)) continue;
-    const environ = await fs.readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
-    const owner = Number(environ.split('\0').find((v) => v.startsWith(`${MEDIA_OWNER_ENV}=`))?.slice(MEDIA_OWNER_ENV.length + 1));
-    if (!owner || alive(owner) || Number(entry) === process.pid) continue;
+  const all = await owned(tmp);
+  for (const child of all.processes) {
+    if (alive(child.owner)) continue;
     try {
-      process.kill(Number(entry), 'SIGKILL');
+      process.kill(child.pid, 'SIGKILL');
       processes++;
     } catch {
       // gone meanwhile
     }
   }
-  for (const name of await fs.readdir(tmp).catch(() => [] as string[])) {
-    const owner = Number(FOLDER.exec(name)?.[1]);
-    if (!owner || alive(owner)) continue;
-    await fs.rm(path.join(tmp, name), { recursive: true, force: true }).catch(() => {});
+  for (const folder of all.folders) {
+    if (alive(folder.owner)) continue;
+    await fs.rm(folder.path, { recursive: true, force: true }).catch(() => {});
     folders++;
   }
   if (processes || folders) logger.warn({ processes, folders }, 'removed what a stopped worker left behind');

@@ -21,13 +21,23 @@ export interface ReelProgress {
   state: ReelState | null;
   /** The watermarked preview of the latest ready render, served by /api/media to owner and admins. */
   previewUrl: string | null;
+  /** While the athlete is looked for: files of the requested games not searched yet (not indexed, or failed). */
+  camerasNotSearched?: number;
 }
 
 type RequestRow = typeof highlightRequests.$inferSelect;
 
-/** Footage of the request's event is still to be indexed (which would match again). */
+/**
+ * Footage of the request's event is still to be indexed (which would match again), or failed to
+ * be: a camera nobody has searched yet is no ground for "not found" (the team sees the failure,
+ * and a new upload or Re-index searches it).
+ */
 const footageWaiting = sql`exists (select 1 from footage f where f.event_id = highlight_requests.event_id
-  and f.index_state not in ('indexed', 'failed', 'purged'))`;
+  and f.index_state not in ('indexed', 'purged'))`;
+/** How many files of the requested games (all the event's when none are named) matching has not searched: not indexed yet, or failed. */
+const camerasNotSearched = sql<number>`(select count(*)::int from footage f join event_games g on g.id = f.game_id
+  where f.event_id = highlight_requests.event_id and f.index_state not in ('indexed', 'purged')
+  and (jsonb_array_length(highlight_requests.games) = 0 or highlight_requests.games ? g.label))`;
 const hasFootage = sql<boolean>`exists (select 1 from footage f where f.event_id = highlight_requests.event_id)`;
 /**
  * Matching has finished and found the athlete nowhere: no clip (proposed or hand-added) for the
@@ -51,6 +61,7 @@ export const reelFactColumns = {
     where r.request_id = highlight_requests.id and r.state = 'ready' and r.preview_key is not null
     order by r.created_at desc limit 1)`,
   foundNowhere,
+  camerasNotSearched,
   /** The admin's "nothing found" mark on a request of a reel from footage, until it is delivered. */
   markedNothingFound: sql<boolean>`(highlight_requests.status <> 'delivered' and ${hasFootage} and ${foundNowhere})`,
 };
@@ -58,6 +69,7 @@ export interface ReelFacts {
   hasFootage: boolean;
   previewKey: string | null;
   foundNowhere: boolean;
+  camerasNotSearched: number;
   markedNothingFound: boolean;
 }
 
@@ -73,7 +85,8 @@ export function progressFrom(request: Pick<RequestRow, 'matchingState'>, facts: 
   if (!facts.hasFootage) return { fromFootage: false, state: null, previewUrl: null };
   if (facts.previewKey) return { fromFootage: true, state: 'preview', previewUrl: mediaUrl(facts.previewKey) };
   if (request.matchingState === 'no_consent') return { fromFootage: true, state: 'no_consent', previewUrl: null };
-  return { fromFootage: true, state: facts.foundNowhere ? 'not_found' : 'finding', previewUrl: null };
+  if (facts.foundNowhere) return { fromFootage: true, state: 'not_found', previewUrl: null };
+  return { fromFootage: true, state: 'finding', previewUrl: null, camerasNotSearched: facts.camerasNotSearched };
 }
 
 /** One request's facts; null for a request that is gone. */

@@ -49,7 +49,7 @@ export function PurchaseReel({ athleteName }: { athleteName: string | null }) {
     ) : null;
   }
   // A reel from the footage is sold with its preview; before that the card says what is happening.
-  if (ready.reel.fromFootage && ready.reel.state !== 'preview') return <ReelStatus state={ready.reel.state} athleteName={athleteName} />;
+  if (ready.reel.fromFootage && ready.reel.state !== 'preview') return <ReelStatus state={ready.reel.state} athleteName={athleteName} camerasNotSearched={ready.reel.camerasNotSearched} />;
   const saving = applied ? savingOf(applied.discountPercent) : 0;
   const total = REEL_PRICE_CENTS - saving;
 

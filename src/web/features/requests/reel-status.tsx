@@ -12,7 +12,19 @@ export type ReelState = 'finding' | 'not_found' | 'no_consent' | 'preview';
 /** The ready-to-purchase mail links to the dashboard at this card. */
 const ANCHOR = 'reel-preview';
 
-export function ReelStatus({ state, athleteName, previewUrl, children }: { state: ReelState | null; athleteName: string | null; previewUrl?: string | null; children?: ReactNode }) {
+export function ReelStatus({
+  state,
+  athleteName,
+  previewUrl,
+  camerasNotSearched = 0,
+  children,
+}: {
+  state: ReelState | null;
+  athleteName: string | null;
+  previewUrl?: string | null;
+  camerasNotSearched?: number;
+  children?: ReactNode;
+}) {
   const name = athleteName?.trim() || REEL_STATUS.athleteFallback;
   const card = useRef<HTMLElement>(null);
   // The page's data arrives after the browser looked for #reel-preview: scroll to it once it is here.
@@ -53,7 +65,10 @@ export function ReelStatus({ state, athleteName, previewUrl, children }: { state
       ) : (
         <p className="flex items-start gap-3 text-sm text-neutral-200" role="status" data-testid="reel-finding">
           <LoaderCircle className="mt-0.5 h-5 w-5 shrink-0 animate-spin text-red-500 motion-reduce:animate-none" aria-hidden="true" />
-          <span>{REEL_STATUS.finding(name)}</span>
+          <span>
+            {REEL_STATUS.finding(name)}
+            {camerasNotSearched > 0 && <span className="mt-1 block text-neutral-300" data-testid="reel-cameras-waiting">{REEL_STATUS.camerasNotSearched(camerasNotSearched)}</span>}
+          </span>
         </p>
       )}
     </Card>

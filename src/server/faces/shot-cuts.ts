@@ -1,0 +1,195 @@
+// Shot cuts between two samples of a stretch (half a second apart by default). A track ends at a
+// cut: the face on the other side is a new sighting even where someone else stands in the same
+// place. Two measures, because each misses what the other sees:
+//  - colours: a cut to another scene (the stands, a close-up in other light) changes the picture's
+//    colour histogram; a pan or zoom over the same court keeps it;
+//  - structure: a cut between two shots of the same light (two cameras on one stage, one court
+//    from two sides) keeps the colours but not the picture. The second sample's small grey
+//    picture is compared with the first's at the best of many shifts and a few zooms: a camera
+//    that pans or zooms finds a close match, a cut finds none.
+// Thresholds: chosen on real photographs of people and scenes (the calibration set, half of it),
+// pans and zooms of one photo standing for a camera's motion and a change of photo for a cut;
+// checked on the other half (bench/shot-cuts.ts, bench/README.md).
+import type { RgbFrame } from './engine';
+
+/** The small grey picture's size: 64 × 36 cells of a 16:9 frame (fewer rows for a taller one). */
+const GRID_W = 64;
+
+export interface ShotSignature {
+  colours: Float32Array;
+  /** Mean grey level of each cell, row by row. */
+  grey: Float32Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * A colour histogram (4 levels a channel) of every 8th pixel of every 8th row, and a 64-cell-wide
+ * grey picture averaged over blocks (every 4th pixel of a block: enough to average out grain).
+ */
+export function shotSignature(frame: RgbFrame): ShotSignature {
+  const colours = new Float32Array(64);
+  let n = 0;
+  for (let y = 0; y < frame.height; y += 8) {
+    for (let x = 0; x < frame.width; x += 8) {
+      const i = (y * frame.width + x) * 3;
+      colours[((frame.data[i]! >> 6) << 4) | ((frame.data[i + 1]! >> 6) << 2) | (frame.data[i + 2]! >> 6)]!++;
+      n++;
+    }
+  }
+  for (let i = 0; i < colours.length; i++) colours[i]! /= n;
+  const width = Math.min(GRID_W, frame.width);
+  const height = Math.max(1, Math.min(frame.height, Math.round((frame.height / frame.width) * width)));
+  const grey = new Float32Array(width * height);
+  const bw = frame.width / width;
+  const bh = frame.height / height;
+  const step = Math.max(1, Math.floor(Math.min(bw, bh) / 4));
+  for (let gy = 0; gy < height; gy++) {
+    for (let gx = 0; gx < width; gx++) {
+      let sum = 0;
+      let count = 0;
+      for (let y = Math.floor(gy * bh); y < Math.floor((gy + 1) * bh); y += step) {
+        for (let x = Math.floor(gx * bw); x < Math.floor((gx + 1) * bw); x += step) {
+          const i = (y * frame.width + x) * 3;
+          sum += 0.299 * frame.data[i]! + 0.587 * frame.data[i + 1]! + 0.114 * frame.data[i + 2]!;
+          count++;
+        }
+      }
+      grey[gy * width + gx] = count ? sum / count : 0;
+    }
+  }
+  return { colours, grey: blurred(grey, width, height), width, height };
+}
+
+/** A 3 × 3 box blur: a shift of part of a cell then changes the picture little, a cut still all of it. */
+function blurred(grey: Float32Array, width: number, height: number): Float32Array {
+  const out = new Float32Array(grey.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      let n = 0;
+      for (let j = Math.max(0, y - 1); j <= Math.min(height - 1, y + 1); j++) {
+        for (let i = Math.max(0, x - 1); i <= Math.min(width - 1, x + 1); i++) {
+          sum += grey[j * width + i]!;
+          n++;
+        }
+      }
+      out[y * width + x] = sum / n;
+    }
+  }
+  return out;
+}
+
+/** Share of the picture whose colours changed between two samples (0: the same, 1: all). */
+export function colourChange(a: ShotSignature, b: ShotSignature): number {
+  let sum = 0;
+  for (let i = 0; i < a.colours.length; i++) sum += Math.abs(a.colours[i]! - b.colours[i]!);
+  return sum / 2;
+}
+
+/** Normalised correlation of `b` with `a` shifted by (dx, dy) cells and zoomed by `zoom` about the centre, over the cells both cover (at least half of the picture). */
+function correlation(a: ShotSignature, b: ShotSignature, dx: number, dy: number, zoom: number): number {
+  const { width, height } = b;
+  const cx = width / 2;
+  const cy = height / 2;
+  let n = 0;
+  let sa = 0;
+  let sb = 0;
+  let saa = 0;
+  let sbb = 0;
+  let sab = 0;
+  for (let y = 0; y < height; y++) {
+    const ay = Math.round((y - cy) / zoom + cy + dy);
+    if (ay < 0 || ay >= a.height) continue;
+    for (let x = 0; x < width; x++) {
+      const ax = Math.round((x - cx) / zoom + cx + dx);
+      if (ax < 0 || ax >= a.width) continue;
+      const va = a.grey[ay * a.width + ax]!;
+      const vb = b.grey[y * width + x]!;
+      n++;
+      sa += va;
+      sb += vb;
+      saa += va * va;
+      sbb += vb * vb;
+      sab += va * vb;
+    }
+  }
+  if (n < (width * height) / 2) return -1;
+  const cov = sab - (sa * sb) / n;
+  const va = saa - (sa * sa) / n;
+  const vb = sbb - (sb * sb) / n;
+  // Two flat pictures (a black frame, a white wall) match only if their levels do.
+  if (va < 1e-3 * n || vb < 1e-3 * n) return Math.abs(sa / n - sb / n) < 8 ? 1 : 0;
+  return cov / Math.sqrt(va * vb);
+}
+
+/** The zooms between two samples searched: in and out by up to a quarter. */
+const ZOOMS = [1 / 1.25, 1 / 1.18, 1 / 1.11, 1 / 1.05, 1, 1.05, 1.11, 1.18, 1.25];
+
+/**
+ * How well the second sample's picture is explained by the first one moved: the best normalised
+ * correlation over shifts of up to a quarter of the picture and zooms of up to 25 % (1: the same
+ * picture, about 0 or below: nothing in common). Shifts are searched two cells apart at each zoom,
+ * then the best is refined cell by cell. With `enough`, the search stops at the first match that
+ * good (all a cut decision needs).
+ */
+export function structureMatch(a: ShotSignature, b: ShotSignature, enough = Infinity): number {
+  if (a.width !== b.width || a.height !== b.height) return 0;
+  // A camera that holds still: the first look settles it (most samples of a game).
+  const still = correlation(a, b, 0, 0, 1);
+  if (still >= enough) return still;
+  const mx = Math.round(a.width / 4);
+  const my = Math.round(a.height / 4);
+  let best = { c: still, dx: 0, dy: 0, zoom: 1 };
+  for (const zoom of ZOOMS) {
+    for (let dy = -my; dy <= my; dy += 2) {
+      for (let dx = -mx; dx <= mx; dx += 2) {
+        const c = correlation(a, b, dx, dy, zoom);
+        if (c >= enough) return c;
+        if (c > best.c) best = { c, dx, dy, zoom };
+      }
+    }
+  }
+  let top = best.c;
+  for (let dy = best.dy - 1; dy <= best.dy + 1; dy++) {
+    for (let dx = best.dx - 1; dx <= best.dx + 1; dx++) top = Math.max(top, correlation(a, b, dx, dy, best.zoom));
+  }
+  return top;
+}
+
+/**
+ * Above this colour change the shot was cut, whatever the structure says. Measured on the
+ * calibration photos: a fast pan (half the picture in 4 s) or a 3× zoom changed 0.03–0.11 between
+ * samples; a cut from one indoor scene to another 0.33–0.67.
+ */
+export const SHOT_CUT_CHANGE = 0.25;
+
+/**
+ * Below this structure match the shot was cut, even with the same colours. Chosen on the tuning
+ * half of bench/shot-cuts.ts: its lowest match of a moving shot (0.88) less a fifth, for what
+ * still photos do not show (players moving, motion blur, grain).
+ */
+export const SHOT_CUT_MATCH = 0.7;
+
+/**
+ * A picture with less contrast than this (the standard deviation of its grey cells, of 255) has
+ * too little structure to compare: a flat court under grain would match nothing, not even itself.
+ */
+const MIN_CONTRAST = 10;
+
+function contrast(s: ShotSignature): number {
+  let sum = 0;
+  let squares = 0;
+  for (const v of s.grey) {
+    sum += v;
+    squares += v * v;
+  }
+  const mean = sum / s.grey.length;
+  return Math.sqrt(Math.max(0, squares / s.grey.length - mean * mean));
+}
+
+/** Was the shot cut between these two samples? */
+export function isShotCut(a: ShotSignature, b: ShotSignature): boolean {
+  if (colourChange(a, b) > SHOT_CUT_CHANGE) return true;
+  return contrast(a) >= MIN_CONTRAST && contrast(b) >= MIN_CONTRAST && structureMatch(a, b, SHOT_CUT_MATCH) < SHOT_CUT_MATCH;
+}
