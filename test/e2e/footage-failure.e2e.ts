@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { FOOTAGE } from '../../src/common/admin-messages';
+import { ADMIN, FOOTAGE } from '../../src/common/admin-messages';
 import { composeFootage } from '../support/face-footage';
 import { expectAccessible } from './a11y';
 import { grantAdmin, launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
@@ -18,10 +18,16 @@ let browser: Browser;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-footage-failure-'));
 /** While this file exists, the wrapper kills ffmpeg when it is asked for the index's frames. */
 const failing = path.join(tmp, 'kill-ffmpeg');
+/** While this one exists, ffmpeg refuses those frames as a file it cannot read would make it. */
+const refusing = path.join(tmp, 'refuse-ffmpeg');
 
 beforeAll(async () => {
   const wrapper = path.join(tmp, 'ffmpeg');
-  fs.writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *rawvideo*) if [ -e '${failing}' ]; then kill -9 $$; fi;; esac\nexec ffmpeg "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    wrapper,
+    `#!/bin/sh\ncase "$*" in *rawvideo*)\n  if [ -e '${failing}' ]; then kill -9 $$; fi\n  if [ -e '${refusing}' ]; then echo 'pipe:0: Invalid data found when processing input' >&2; exit 1; fi;;\nesac\nexec ffmpeg "$@"\n`,
+    { mode: 0o755 },
+  );
   fs.writeFileSync(failing, '');
   [product, browser] = await Promise.all([startProduct({ FFMPEG_PATH: wrapper }), launchBrowser()]);
   await composeFootage(path.join(tmp, 'camera-1.mp4'), {
@@ -78,6 +84,30 @@ it('a file whose indexing failed shows it is waiting for its retry, with no prog
 
   // No failed job is left for the home page to list.
   await page.goto(`${product.url}/admin`);
-  await page.getByText('No failed jobs', { exact: false }).waitFor();
+  await page.getByText(ADMIN.portal.jobsNone).waitFor();
+
+  // A file ffmpeg cannot read even whole fails for good at once, said plainly; the admin home
+  // lists the job in plain words, the tool's own one click away.
+  fs.writeFileSync(refusing, '');
+  await page.goto(`${product.url}/admin/footage`);
+  await game.getByLabel(FOOTAGE.file).setInputFiles(path.join(tmp, 'camera-1.mp4'));
+  await game.getByRole('button', { name: FOOTAGE.upload }).click();
+  const second = game.getByTestId('footage-row').filter({ hasText: 'Camera 2' });
+  await second.getByText(FOOTAGE.undecodable).waitFor({ timeout: 60_000 });
+  expect(await second.getByTestId('index-state').textContent()).toBe(FOOTAGE.states.failed);
+  expect(await second.getByRole('button', { name: FOOTAGE.reindex }).isEnabled()).toBe(true);
+  await page.goto(`${product.url}/admin`);
+  const job = page.getByRole('listitem').filter({ hasText: ADMIN.portal.jobLabels['faces.index-footage']! });
+  await job.waitFor();
+  await job.getByText(FOOTAGE.undecodable, { exact: true }).waitFor();
+  expect(await job.getByText('Invalid data found').isVisible()).toBe(false);
+  await job.getByText(ADMIN.portal.jobDetails).click();
+  expect(await job.getByText('Invalid data found', { exact: false }).isVisible()).toBe(true);
+  await shot(page, 'footage-failure-03-admin-home-1280');
+  await expectAccessible(page, 'admin home with a failed index');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await job.scrollIntoViewIfNeeded();
+  await shot(page, 'footage-failure-03-admin-home-390');
+  fs.rmSync(refusing);
   expect(errors).toEqual([]);
 }, 240_000);
