@@ -291,7 +291,7 @@ export const FOOTAGE = {
     failed: 'Matching failed. Try again.',
   } as Record<string, string>,
   /** Matching searched only indexed footage: the cameras of the requested games it could not search, and why. */
-  unsearchedTitle: (n: number) => `${n === 1 ? 'One camera was' : `${n} cameras were`} not searched: their footage is not indexed.`,
+  unsearchedTitle: (n: number) => (n === 1 ? 'One camera was not searched: its footage is not indexed.' : `${n} cameras were not searched: their footage is not indexed.`),
   unsearchedCamera: (game: string, camera: string, state: string, reason: string | null) => `${game} · ${camera}: ${state}${reason ? ` (${reason})` : ''}`,
   unsure: 'Unsure',
   lookalike: 'Look-alike',

@@ -8,8 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { ADMIN, FOOTAGE } from '../../src/common/admin-messages';
-import { composeFootage } from '../support/face-footage';
+import { ADMIN, FOOTAGE, REVIEW } from '../../src/common/admin-messages';
+import { FACE_MATCHING, REEL_STATUS } from '../../src/common/dashboard-messages';
+import { composeFootage, referencePhoto } from '../support/face-footage';
 import { expectAccessible } from './a11y';
 import { grantAdmin, launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
@@ -30,6 +31,7 @@ beforeAll(async () => {
   );
   fs.writeFileSync(failing, '');
   [product, browser] = await Promise.all([startProduct({ FFMPEG_PATH: wrapper }), launchBrowser()]);
+  await referencePhoto('ava', path.join(tmp, 'ava.jpg'));
   await composeFootage(path.join(tmp, 'camera-1.mp4'), {
     width: 640,
     height: 360,
@@ -108,6 +110,53 @@ it('a file whose indexing failed shows it is waiting for its retry, with no prog
   await page.setViewportSize({ width: 390, height: 844 });
   await job.scrollIntoViewIfNeeded();
   await shot(page, 'footage-failure-03-admin-home-390');
+
+  // A family asks for a reel of that game. Matching searched Camera 1 only: the review names
+  // Camera 2 and why, and the family reads that a camera of their games is still being prepared.
+  const family = await signUpByApi(product, 'Ava Stone');
+  const { page: fp, errors: familyErrors } = await newPage(browser);
+  await fp.goto(family.link);
+  await fp.waitForURL('**/dashboard');
+  await fp.getByRole('dialog').waitFor();
+  await fp.keyboard.press('Escape'); // the tutorial
+  const headers = { origin: product.url };
+  expect((await fp.request.put(`${product.url}/api/profile/athlete`, { data: { birthday: '2010-03-14', guardianConsent: true }, headers })).status()).toBe(200);
+  const faceCard = fp.getByTestId('face-matching');
+  await faceCard.getByLabel(FACE_MATCHING.consentLabel).check();
+  await faceCard.getByText(FACE_MATCHING.on).waitFor();
+  await faceCard.getByLabel(FACE_MATCHING.addReference).setInputFiles(path.join(tmp, 'ava.jpg'));
+  await fp.getByText(FACE_MATCHING.referenceAdded).waitFor({ timeout: 30_000 });
+  const events = (await (await fp.request.get(`${product.url}/api/events`)).json()) as Array<{ id: string; games: Array<{ id: string; label: string }> }>;
+  const austin = events.find((e) => e.id === 'austin-fall-league-2024')!;
+  const gameId = austin.games.find((g) => g.label === 'Game 7 vs Hawks')!.id;
+  expect((await fp.request.post(`${product.url}/api/requests`, { data: { eventId: austin.id, games: [gameId] }, headers })).status()).toBe(201);
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${product.url}/admin/users`);
+  const user = page.getByTestId('user-card').filter({ hasText: 'Ava Stone' });
+  await user.getByRole('button', { name: ADMIN.requestButtons.received }).click();
+  await user.getByRole('link', { name: REVIEW.link }).click();
+  await page.getByRole('heading', { name: REVIEW.title }).waitFor();
+  await page.getByTestId('matching-state').getByText(FOOTAGE.matchStates.ready!).waitFor({ timeout: 30_000 });
+  const unsearched = page.getByTestId('unsearched-cameras');
+  await unsearched.getByText(FOOTAGE.unsearchedTitle(1)).waitFor();
+  await unsearched.getByText(FOOTAGE.unsearchedCamera('Game 7 vs Hawks', 'Camera 2', FOOTAGE.states.failed!, FOOTAGE.undecodable)).waitFor();
+  await shot(page, 'footage-failure-04-review-1280');
+  await expectAccessible(page, 'review with a camera not searched');
+
+  await fp.reload();
+  const reel = fp.getByTestId('reel-status');
+  await reel.waitFor();
+  expect(await reel.getAttribute('data-state')).toBe('finding');
+  await reel.getByText(REEL_STATUS.camerasNotSearched(1)).waitFor();
+  await reel.scrollIntoViewIfNeeded();
+  await shot(fp, 'footage-failure-05-family-1280');
+  await fp.setViewportSize({ width: 390, height: 844 });
+  await reel.scrollIntoViewIfNeeded();
+  await shot(fp, 'footage-failure-05-family-390');
+  await expectAccessible(fp, 'family card with a camera not searched');
+
   fs.rmSync(refusing);
   expect(errors).toEqual([]);
+  expect(familyErrors).toEqual([]);
 }, 240_000);
