@@ -5,7 +5,8 @@ import path from 'node:path';
 
 export class DataDirLocked extends Error {}
 
-function alive(pid: number): boolean {
+/** Is a process with this id running (one of another user's counts)? */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { alive } from '../db/lock';
 import { logger } from '../observability/logger';
 
 /** The environment variable naming the process that started a media child. */
@@ -20,15 +21,6 @@ export function ownMediaChildren(): void {
 /** A work folder in the temp directory, named with its kind and this process's id. */
 export function workFolder(kind: string): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), `giot-${kind}-${process.pid}-`));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The media children and work folders on this machine, each with the process that made it. */
