@@ -334,6 +334,47 @@ describe('footage, index and matching', () => {
     expect(whole.tracks.some((t) => t.startS === 0 && t.endS === 5.5)).toBe(true);
   }, 120_000);
 
+  it('at a possible cut (a mirrored room: the same colours, another picture) a track goes on only for the same person (issue 32)', async () => {
+    // A real room, blurred so its own faces are not found, mirrored from 3 s: no colour change,
+    // a picture that is neither the same nor surely another.
+    const backdrop = path.join(work, 'mirrored-room.mp4');
+    const room = path.resolve(import.meta.dirname, '../../../shared/faces-calibration/bbt1.jpg');
+    await promisify(execFile)('ffmpeg', [
+      '-v', 'error', '-y', '-loop', '1', '-framerate', '30', '-t', '6', '-i', room, '-vf',
+      "scale=1280:720,gblur=sigma=8,split[a][b];[b]hflip[m];[a][m]overlay=enable='gte(t,3)',format=yuv420p",
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-t', '6', backdrop,
+    ]);
+    const settings = indexSettings(app.server.deps.config);
+    const index = async (name: string, after: 'ava' | 'bea') => {
+      const file = path.join(work, name);
+      await composeFootage(file, {
+        width: 1280,
+        height: 720,
+        seconds: 6,
+        backdrop,
+        appearances: [
+          { person: 'ava', from: 0, to: 3, faceHeight: 130, x: 0.4, y: 0.2 },
+          { person: after, from: 3, to: 6, faceHeight: 130, x: 0.4, y: 0.2 },
+        ],
+      });
+      const result = await app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: 0, endS: 6, width: 1280, height: 720 }, settings });
+      // Only the tracks where the cut-outs stand (the blurred room may hold faces of its own).
+      const here = result.tracks.filter((t) => Math.abs(t.best.x - 0.4 * 1280) < 150 && Math.abs(t.best.y - 0.2 * 720) < 150);
+      return { cuts: result.shotCuts, spans: here.map((t) => [t.startS, t.endS]).sort((a, b) => a[0]! - b[0]!) };
+    };
+    // Someone else in the athlete's place after it: two sightings, and clips end there.
+    const other = await index('possible-cut-other.mp4', 'bea');
+    expect(other.cuts).toEqual([3]);
+    expect(other.spans).toEqual([
+      [0, 2.5],
+      [3, 5.5],
+    ]);
+    // The same person on both sides: the face says so, and the track goes on.
+    const same = await index('possible-cut-same.mp4', 'ava');
+    expect(same.cuts).toEqual([3]);
+    expect(same.spans).toEqual([[0, 5.5]]);
+  }, 180_000);
+
   it('re-indexing gives the same index, once', async () => {
     const before = await app.db.select({ startS: faceTracks.startS, endS: faceTracks.endS }).from(faceTracks).where(eq(faceTracks.footageId, footageId));
     const res = await app.fetch(`/api/admin/footage/${footageId}/reindex`, { method: 'POST', cookie: admin.cookie });

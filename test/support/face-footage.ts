@@ -98,6 +98,8 @@ export async function composeFootage(
     fixedKeyframes?: boolean;
     /** Shot cuts: at each of these times the scene changes (another background), as an edit would. */
     cuts?: number[];
+    /** A video to use as the scene instead of the grainy court (scaled to the frame). */
+    backdrop?: string;
   },
 ) {
   const { width, height, seconds, appearances } = opts;
@@ -107,7 +109,7 @@ export async function composeFootage(
   const cuts = [...(opts.cuts ?? []), seconds];
   const stands = cuts.flatMap((at, i) => (i % 2 === 0 && i + 1 < cuts.length ? [`drawbox=x=0:y=0:w=iw:h=ih:color=0x5a3b2a:t=fill:enable='between(t,${at},${cuts[i + 1]! - 0.001})'`] : []));
   const court = [`color=c=0x3a5f3a:s=${quarter}:r=30:d=${seconds}`, ...stands, `noise=alls=${opts.noise ?? 14}:allf=t`, `scale=${width}:${height}`].join(',');
-  const inputs: string[] = ['-f', 'lavfi', '-i', court];
+  const inputs: string[] = opts.backdrop ? ['-i', opts.backdrop] : ['-f', 'lavfi', '-i', court];
   const filters: string[] = [];
   let last = '0:v';
   // Each cut-out is made once as a small PNG; looping it costs little, unlike the whole photo.

@@ -10,13 +10,19 @@ import { videoInput } from '../media/ffmpeg';
 import { planDecode, type DecodePlan } from './decode-plan';
 import { cropRgb, expand, faceDistance, type DetectedFace, type FaceEngine, type RgbFrame } from './engine';
 import { jerseyOf, readJersey } from './jersey';
-import { isShotCut, shotSignature, type ShotSignature } from './shot-cuts';
+import { shotChange, shotSignature, type ShotSignature } from './shot-cuts';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
 import type { IndexSettings, Segment, SegmentResult, SegmentTrack } from './types';
 
 const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
 /** A new descriptor farther than this from the track's is someone else: the track splits. */
 const SPLIT_DISTANCE = 0.68;
+/**
+ * At a possible shot cut a track goes on only with a face that may be the same person: nearer
+ * than matching's bar for an unsure sighting (matching.ts UNSURE_DISTANCE). Two calibration
+ * people 0.64 apart were told apart across a mirrored room; one face 0.49 from itself went on.
+ */
+const CUT_CHECK_DISTANCE = 0.6;
 
 /** Quality of a face: its size, then (once described) its sharpness and how frontal it is. */
 function qualityOf(h: number, score: number, described?: { sharpness: number; frontalness: number }) {
@@ -210,17 +216,20 @@ export async function indexSegment(
     // A shot cut ends every track: a face on the other side of it is a new sighting, even when
     // someone else stands where the athlete stood.
     const signature = shotSignature(frame);
-    cutJustNow = previousSignature !== null && isShotCut(previousSignature, signature);
+    const change = previousSignature === null ? 'same' : shotChange(previousSignature, signature);
     previousSignature = signature;
-    if (cutJustNow) {
-      shotCuts.push(t);
-      tracker.endAll();
-    }
+    cutJustNow = change === 'cut';
+    // At a possible cut a track goes on only where its face is described again and is the same
+    // person. Clips end at both kinds: past the athlete's last sighting, a clip that stops at a
+    // camera's fast move loses little, one that runs on into another shot shows someone else.
+    const checkPeople = change === 'maybe';
+    if (change !== 'same') shotCuts.push(t);
+    if (cutJustNow) tracker.endAll();
     let started = performance.now();
     // Between full looks a sample only looks where live tracks are: a face that keeps going is
     // found in a small crop around its last box, and a new face waits for the next full look.
     const live = tracker.tracks.filter((tr) => !tr.ended && t - tr.faces.at(-1)!.t <= settings.maxGapS);
-    const fullLook = (index - 1) % settings.fullLookEvery === 0 || cutJustNow;
+    const fullLook = (index - 1) % settings.fullLookEvery === 0 || cutJustNow || checkPeople;
     const detected = (fullLook ? await detectWhole(engine, frame, settings, stats.fullLooks % 2 === 0) : await detectAround(engine, frame, live, settings)).filter(
       (f) => f.h >= settings.minFacePx,
     );
@@ -237,17 +246,26 @@ export async function indexSegment(
     for (let i = 0; i < faces.length; i++) {
       let track = tracks[i]!;
       const face = faces[i]!;
+      const continued = track.faces.length > 1;
+      if (checkPeople && continued && (face.h < settings.minEmbedPx || track.descriptors.length === 0)) {
+        // Nothing to tell the person by: a new sighting, as after a cut.
+        tracks[i] = track = tracker.split(track);
+      }
       const wanted =
         face.h >= settings.minEmbedPx &&
         (track.descriptors.length === 0 ||
+          (checkPeople && continued) ||
           (track.descriptors.length < 5 && t - track.lastDescribedT >= 2 && face.quality > track.describedQuality * 1.2));
       if (!wanted) continue;
       const described = await engine.describe(frame, face);
       stats.descriptors++;
       face.quality = qualityOf(face.h, face.score, described);
-      if (track.descriptors.length && Math.min(...track.descriptors.map((d) => faceDistance(d, described.descriptor))) > SPLIT_DISTANCE) {
-        track = tracker.split(track);
+      const bar = checkPeople && continued ? CUT_CHECK_DISTANCE : SPLIT_DISTANCE;
+      if (track.descriptors.length && Math.min(...track.descriptors.map((d) => faceDistance(d, described.descriptor))) > bar) {
+        tracks[i] = track = tracker.split(track);
       }
+      // A check at a possible cut keeps the track's five descriptors and shirt reads as they were.
+      if (track.descriptors.length >= 5) continue;
       track.descriptors.push(described.descriptor);
       // The shirt is read where the face is described: at most 5 times a track.
       const jersey = await readJersey(frame, face);
