@@ -191,7 +191,9 @@ async function encodingMatrix(): Promise<{ slowest: string; slowestSpeed: number
     console.log(`
 the encodings of cameras and phones, ${seconds} s of 1080p each (${pool.size} face threads):`);
     console.log(`  ${'encoding'.padEnd(22)} ${'job'.padStart(7)} ${'floor'.padStart(7)} ${'job/floor'.padStart(9)}  decoded as`);
-    for (const encoding of CAMERA_ENCODINGS) {
+    // BENCH_MATRIX_ONLY=<name>,<name> runs those encodings alone, with their stages printed.
+    const only = process.env.BENCH_MATRIX_ONLY?.split(',');
+    for (const encoding of CAMERA_ENCODINGS.filter((e) => !only || only.includes(e.name))) {
       const name = `${encoding.name}.${encoding.ext}`;
       if (!fs.existsSync(path.join(dir, name))) await encodeCameraFile(dir, { ...encoding, seconds }, undefined, source);
       const file = path.join(dir, name);
@@ -200,7 +202,7 @@ the encodings of cameras and phones, ${seconds} s of 1080p each (${pool.size} fa
       const choice = await decodeChoice(file, settings.sampleFps, probe.fps);
       const video = { durationS: probe.durationSeconds, width: probe.width, height: probe.height };
       const quiet = console.log;
-      console.log = () => {};
+      if (!only) console.log = () => {};
       let indexS: number;
       try {
         indexS = await indexOnce(pool, file, encoding.name, choice, floorS, '', video);

@@ -150,14 +150,22 @@ export interface FaceSettings {
   fullLookEvery: number;
 }
 
-/** The face data key: 32 bytes from FACE_DATA_KEY (base64), or made once and kept in the data folder. */
-function loadFaceDataKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
+/**
+ * The face data key: 32 bytes from FACE_DATA_KEY (base64), or, outside production, made once and
+ * kept in the data folder. In production it must come from outside: a key in DATA_DIR sits in
+ * the same backup as the database and the raw headshots it is meant to protect.
+ */
+export function loadFaceDataKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
   if (env.FACE_DATA_KEY) {
     const key = Buffer.from(env.FACE_DATA_KEY, 'base64');
     if (key.length !== 32) throw new Error('FACE_DATA_KEY must be 32 bytes in base64 (for example: openssl rand -base64 32).');
     return key;
   }
   const file = path.join(dataDir, 'face-data.key');
+  if (env.NODE_ENV === 'production') {
+    const earlier = fs.existsSync(file) ? ` This server's key so far is in ${file}: set FACE_DATA_KEY to its contents, keep it apart from DATA_DIR's backups, then delete the file.` : '';
+    throw new Error(`No FACE_DATA_KEY in production: face data must not be sealed with a key kept beside it in DATA_DIR. Make one with: openssl rand -base64 32, and keep it in the platform's secret store.${earlier}`);
+  }
   if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   fs.mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32);
