@@ -91,6 +91,18 @@ export const ADMIN = {
     videos: 'Videos',
     table: { title: 'Title', type: 'Type', created: 'Created', paid: 'Paid', visible: 'Visible', actions: 'Actions' },
     loadFailed: { title: 'Error', description: 'Failed to load users' } satisfies ToastText,
+    erase: {
+      button: 'Erase Account',
+      title: 'Erase this account?',
+      body: "This erases the account at once and everywhere: the profile, the athlete's photos and face data, requests, videos, stills and previews. Orders stay only as anonymous records. It cannot be undone. The family gets an email saying it was done.",
+      confirmLabel: 'Type the account’s email address to confirm',
+      confirm: 'Erase for good',
+      busy: 'Erasing...',
+      done: { title: 'Account erased', description: 'Everything it held is deleted.' } satisfies ToastText,
+      mismatch: 'The email address typed is not this account’s.',
+      refusedAdmin: 'An admin’s account cannot be erased here. Revoke the admin role first (npm run admin -- revoke <email>).',
+      failed: { title: 'Could not erase the account', description: 'Something went wrong. Please try again.' } satisfies ToastText,
+    },
   },
   requestButtons: {
     received: 'Request Received',

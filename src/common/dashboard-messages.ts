@@ -246,3 +246,21 @@ export const FINISH_PROFILE = {
   incomplete: "Please finish your athlete's profile first: add the birthday and, for an athlete under 18, a parent's or guardian's agreement.",
   alreadyComplete: "Your athlete's profile is already complete.",
 } as const;
+
+/** Closing the account from the dashboard (issue 33): the account and everything it holds is erased. */
+export const CLOSE_ACCOUNT = {
+  link: 'Close account',
+  title: 'Close your account?',
+  body: "Closing the account erases it at once: your profile, the athlete's headshot, photos and face data, your requests, videos, stills and previews. Download anything you want to keep first. Records of payments are kept without your name or address, as accounting law requires.",
+  understand: 'I understand this cannot be undone',
+  passwordLabel: 'Your password',
+  confirm: 'Close and erase my account',
+  busy: 'Closing...',
+  cancel: 'Keep my account',
+  wrongPassword: 'That password is not right.',
+  mustUnderstand: 'Tick the box to say you understand this cannot be undone.',
+  viewingAs: 'Only the family can close their own account.',
+  admin: 'An admin’s account cannot be closed here.',
+  failed: 'The account could not be closed. Please try again.',
+  done: 'Your account has been closed and erased.',
+};

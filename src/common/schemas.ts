@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ADULT_AGE, MAX_PASSWORD_LENGTH, MINIMUM_AGE, MIN_PASSWORD_LENGTH, US_STATES } from './constants';
 import { FIELD_ERRORS } from './messages';
-import { REQUEST } from './dashboard-messages';
+import { CLOSE_ACCOUNT, REQUEST } from './dashboard-messages';
 
 /**
  * Control characters (NUL above all, which PostgreSQL cannot store in text) have no place in
@@ -193,3 +193,9 @@ export const highlightRequestSchema = z.object({
   games: z.array(z.string().min(1).max(100)).max(50).default([]),
 });
 export type HighlightRequestInput = z.input<typeof highlightRequestSchema>;
+
+/** Closing the account (POST /api/account/close): the password again, and the tick saying it cannot be undone. */
+export const closeAccountSchema = z.object({
+  password: z.string().min(1, CLOSE_ACCOUNT.wrongPassword).max(200, CLOSE_ACCOUNT.wrongPassword),
+  understood: z.literal(true, { error: CLOSE_ACCOUNT.mustUnderstand }),
+});

@@ -29,6 +29,8 @@ export interface Config {
   faces: FaceSettings;
   /** Unfinished admin uploads (uploads/admin-tus.ts). */
   uploads: UploadSettings;
+  /** Days a registration whose address was never confirmed is kept before it is erased (UNCONFIRMED_ACCOUNT_DAYS). */
+  unconfirmedAccountDays: number;
   logMailLinks: boolean;
   /** The pause before a failed mail is retried the first time, in seconds (then doubling). */
   mailRetryDelaySeconds: number;
@@ -235,6 +237,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     payments: overrides.payments ?? loadPayments(env),
     faces: loadFaceSettings(env, dataDir),
     uploads: loadUploadSettings(env),
+    unconfirmedAccountDays: Number(env.UNCONFIRMED_ACCOUNT_DAYS) > 0 ? Number(env.UNCONFIRMED_ACCOUNT_DAYS) : 7,
     ...overrides,
   };
 }

@@ -60,7 +60,7 @@ export async function startServer(config: Config, opts: { database?: Database; a
   const deps = await buildDeps(config, opts);
   if (config.runWorker) await startWorker(deps);
   // On the embedded database, `npm run admin` reaches it through the server (admin/channel.ts).
-  const closeChannel = deps.database.kind === 'pglite' && opts.adminChannel !== false ? await startAdminChannel(deps.db, config.dataDir) : null;
+  const closeChannel = deps.database.kind === 'pglite' && opts.adminChannel !== false ? await startAdminChannel(deps, config.dataDir) : null;
   const app = createApp(deps);
   // Each server removes the abandoned uploads on its own disk (unfinished uploads live there).
   const stopUploadExpiry = startUploadExpiry(config);

@@ -197,7 +197,7 @@ describe('a view-as session ends with its hour and its admin (issue 21, finding 
     const viewing = sessionCookieOnly(jar(admin.cookie, started));
     expect((await app.fetch('/api/profile', { method: 'PATCH', cookie: viewing, json: { firstName: 'Ava', lastName: 'Athlete' } })).status).toBe(200);
 
-    expect(await runAdminCommand(app.db, 'revoke', admin.email)).toMatchObject({ ok: true });
+    expect(await runAdminCommand(app.server.deps, 'revoke', admin.email)).toMatchObject({ ok: true });
     expect((await app.fetch('/api/profile', { method: 'PATCH', cookie: viewing, json: { firstName: 'Ava', lastName: 'Athlete' } })).status).toBe(401);
     expect((await app.fetch('/api/profile/face-matching', { method: 'PUT', cookie: viewing, json: { consent: false } })).status).toBe(401);
     expect(await viewAsRows()).toEqual([]);

@@ -2,9 +2,9 @@
 import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
 import { HEADSHOT_MAX_BYTES } from '../../common/constants';
-import { FILE_TOO_LARGE_10MB } from '../../common/dashboard-messages';
-import { AUTH_ERRORS, FIELD_ERRORS } from '../../common/messages';
-import { firstIssue, homepageSignupSchema, registrationSchema, simpleSignUpSchema } from '../../common/schemas';
+import { CLOSE_ACCOUNT, FILE_TOO_LARGE_10MB } from '../../common/dashboard-messages';
+import { AUTH_ERRORS, AUTH_REQUIRED, FIELD_ERRORS } from '../../common/messages';
+import { closeAccountSchema, firstIssue, homepageSignupSchema, registrationSchema, simpleSignUpSchema } from '../../common/schemas';
 import { CLIENT_IP_HEADER } from '../auth/auth';
 import { getViewer } from '../auth/session';
 import { user, userProfiles } from '../db/schema';
@@ -14,6 +14,7 @@ import type { AppDeps } from '../deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { RATE_RULES } from '../http/rate-limit';
 import { uploadLimit } from '../http/uploads';
+import { eraseAccount, passwordIsRight } from './erasure';
 import { AccountError, register, saveHomepageSignup, signUpSimple } from './service';
 
 export function accountRoutes(deps: AppDeps) {
@@ -114,5 +115,21 @@ export function accountRoutes(deps: AppDeps) {
       if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
       await saveHomepageSignup(db, parsed.data);
       return c.json({ saved: true }, 201);
+    })
+    // Closing the account: the account holder only (never a view-as visit), with their password
+    // and the "cannot be undone" tick; everything is erased at once (erasure.ts).
+    .post('/close', async (c) => {
+      const viewer = await getViewer(auth, db, c.req.raw.headers);
+      if (!viewer) return apiError(c, 401, 'UNAUTHENTICATED', AUTH_REQUIRED.description, AUTH_REQUIRED.title);
+      if (viewer.impersonatedBy) return apiError(c, 403, 'VIEWING_AS_USER', CLOSE_ACCOUNT.viewingAs);
+      const parsed = closeAccountSchema.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+      // Each try checks the password: a stolen session cannot guess it.
+      const limit = await limiter.check([[RATE_RULES.closeAccountPerAccount, viewer.userId]]);
+      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+      if (!(await passwordIsRight(auth, viewer.userId, parsed.data.password))) return apiError(c, 400, 'INVALID_PASSWORD', CLOSE_ACCOUNT.wrongPassword);
+      const outcome = await eraseAccount(deps, viewer.userId, { kind: 'self' });
+      if (!outcome.erased) return apiError(c, outcome.reason === 'admin' ? 409 : 404, outcome.reason === 'admin' ? 'ADMIN_ACCOUNT' : 'NOT_FOUND', outcome.reason === 'admin' ? CLOSE_ACCOUNT.admin : CLOSE_ACCOUNT.failed);
+      return c.json({ erased: true });
     });
 }

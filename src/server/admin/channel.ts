@@ -1,21 +1,21 @@
 // The running server's door for `npm run admin` on the embedded database. PGlite belongs to one
 // process, so while the server holds it the command cannot open it; instead it asks the server,
 // over a Unix socket in DATA_DIR that only this machine's owner of the data folder can reach
-// (mode 0600), with a secret the server writes next to it at each start (also 0600). Only the two
-// admin commands go through it. See docs/decisions/0009.
+// (mode 0600), with a secret the server writes next to it at each start (also 0600). Only the admin
+// commands go through it. See docs/decisions/0009.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db/client';
-import { runAdminCommand, type AdminCommandResult } from './service';
+import type { AppDeps } from '../deps';
+import { ADMIN_COMMANDS, runAdminCommand, type AdminCommand, type AdminCommandResult } from './service';
 
 export const channelPaths = (dataDir: string) => ({
   socket: path.join(dataDir, 'admin.sock'),
   key: path.join(dataDir, 'admin-channel.key'),
 });
 
-export async function startAdminChannel(db: Db, dataDir: string): Promise<() => Promise<void>> {
+export async function startAdminChannel(deps: Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'bus'>, dataDir: string): Promise<() => Promise<void>> {
   const { socket, key } = channelPaths(dataDir);
   const secret = randomBytes(32).toString('hex');
   fs.rmSync(socket, { force: true });
@@ -29,7 +29,7 @@ export async function startAdminChannel(db: Db, dataDir: string): Promise<() => 
     };
     const given = Buffer.from(req.headers.authorization ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return answer(401, { ok: false, message: 'Not allowed.' });
-    const command = req.url === '/grant' ? 'grant' : req.url === '/revoke' ? 'revoke' : null;
+    const command = ADMIN_COMMANDS.find((c) => req.url === `/${c}`) ?? null;
     if (req.method !== 'POST' || !command) return answer(404, { ok: false, message: 'Unknown command.' });
     let raw = '';
     req.setEncoding('utf8');
@@ -46,7 +46,7 @@ export async function startAdminChannel(db: Db, dataDir: string): Promise<() => 
         }
       })();
       if (!email || email.length > 254) return answer(400, { ok: false, message: 'An email is needed.' });
-      runAdminCommand(db, command, email).then(
+      runAdminCommand(deps, command, email).then(
         (result) => answer(200, result),
         (error: Error) => answer(500, { ok: false, message: error.message }),
       );
@@ -65,7 +65,7 @@ export async function startAdminChannel(db: Db, dataDir: string): Promise<() => 
 }
 
 /** Asks the running server to run an admin command; null when no server answers on the channel. */
-export async function askRunningServer(dataDir: string, command: 'grant' | 'revoke', email: string): Promise<AdminCommandResult | null> {
+export async function askRunningServer(dataDir: string, command: AdminCommand, email: string): Promise<AdminCommandResult | null> {
   const { socket, key } = channelPaths(dataDir);
   if (!fs.existsSync(socket) || !fs.existsSync(key)) return null;
   const secret = fs.readFileSync(key, 'utf8').trim();

@@ -8,6 +8,7 @@ import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { ADMIN } from '../../common/admin-messages';
+import { eraseAccount } from '../accounts/erasure';
 import { archiveWaitingList, listWaitingList, waitingListCsv } from '../accounts/waiting-list';
 import { audit } from '../audit/log';
 import { requireAdmin, type ViewerEnv } from '../auth/session';
@@ -71,6 +72,23 @@ export function adminRoutes(deps: AppDeps) {
       .delete('/videos/:id', async (c) => {
         const row = await deleteVideo(deps, c.req.param('id'), c.var.viewer.userId);
         return row ? c.json({ id: row.id }) : apiError(c, 404, 'NOT_FOUND', ADMIN.deleteVideo.failedFallback, ADMIN.deleteVideo.failedTitle);
+      })
+      // Erasing a family's account (issue 33): the admin types the account's address to confirm;
+      // an admin's account is refused; audited in eraseAccount.
+      .post('/users/:id/erase', async (c) => {
+        const userId = c.req.param('id');
+        const body = (await c.req.json().catch(() => null)) as { confirmEmail?: unknown } | null;
+        const typed = typeof body?.confirmEmail === 'string' ? body.confirmEmail.trim().toLowerCase() : '';
+        const [target] = await deps.db.select({ email: user.email }).from(user).where(eq(user.id, userId));
+        if (!target) return apiError(c, 404, 'USER_NOT_FOUND', ADMIN.users.erase.failed.description, ADMIN.users.erase.failed.title);
+        if (!typed || typed !== target.email.toLowerCase()) return apiError(c, 400, 'CONFIRMATION_MISMATCH', ADMIN.users.erase.mismatch, ADMIN.users.erase.failed.title);
+        const outcome = await eraseAccount(deps, userId, { kind: 'admin', adminId: c.var.viewer.userId });
+        if (!outcome.erased) {
+          return outcome.reason === 'admin'
+            ? apiError(c, 409, 'ADMIN_ACCOUNT', ADMIN.users.erase.refusedAdmin, ADMIN.users.erase.failed.title)
+            : apiError(c, 404, 'USER_NOT_FOUND', ADMIN.users.erase.failed.description, ADMIN.users.erase.failed.title);
+        }
+        return c.json({ erased: true });
       })
       .post('/users/:id/stills', uploadLimit(STILLS_MAX_FILES * STILL_MAX_BYTES + 256 * 1024, { title: ADMIN.stills.invalidType, description: ADMIN.stills.tooLarge }), async (c) => {
         const userId = c.req.param('id');

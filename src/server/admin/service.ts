@@ -1,8 +1,10 @@
-// Making and unmaking admins (`npm run admin -- grant|revoke <email>`), the same rules whichever
-// way the command reaches the database (directly, or through the running server's channel).
+// Making and unmaking admins (`npm run admin -- grant|revoke <email>`) and erasing an account
+// (`erase <email>`), the same rules whichever way the command reaches the database (directly, or
+// through the running server's channel).
+import { eraseAccount } from '../accounts/erasure';
 import { audit } from '../audit/log';
 import { endViewAsSessions } from '../auth/impersonation';
-import type { Db } from '../db/client';
+import type { AppDeps } from '../deps';
 import { findUserByEmail } from '../auth/accounts';
 import { grantAdmin, revokeAdmin } from './queries';
 
@@ -11,8 +13,18 @@ export interface AdminCommandResult {
   message: string;
 }
 
-export async function runAdminCommand(db: Db, command: 'grant' | 'revoke', email: string): Promise<AdminCommandResult> {
+export type AdminCommand = 'grant' | 'revoke' | 'erase';
+export const ADMIN_COMMANDS: readonly AdminCommand[] = ['grant', 'revoke', 'erase'];
+
+export async function runAdminCommand(deps: Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'bus'>, command: AdminCommand, email: string): Promise<AdminCommandResult> {
+  const { db } = deps;
   const account = await findUserByEmail(db, email);
+  if (command === 'erase') {
+    if (!account) return { ok: false, message: `No account with the email ${email}.` };
+    const outcome = await eraseAccount(deps, account.id, { kind: 'command line' });
+    if (outcome.erased) return { ok: true, message: `The account of ${email} is erased, with everything it held; a mail says so to the address.` };
+    return { ok: false, message: outcome.reason === 'admin' ? `${email} is an admin: revoke first (npm run admin -- revoke ${email}), then erase.` : `No account with the email ${email}.` };
+  }
   if (!account) return { ok: false, message: `No account with the email ${email}. Sign up first, then grant.` };
   if (command === 'grant') {
     // Whoever typed an address at sign-up does not own it until its confirmation link is followed.

@@ -26,7 +26,8 @@ export type AuditAction =
   | 'promo.activate'
   | 'promo.deactivate'
   | 'admin.grant'
-  | 'admin.revoke';
+  | 'admin.revoke'
+  | 'account.erase';
 
 export async function audit(
   db: Db,

@@ -1,16 +1,18 @@
-// `npm run admin -- grant <email>` / `revoke <email>`: writes the admins table. On PostgreSQL it
+// `npm run admin -- grant <email>` / `revoke <email>`: writes the admins table; `erase <email>`
+// erases an account and everything it holds (accounts/erasure.ts). On PostgreSQL it
 // connects like any process. On the embedded database it opens the data folder when no server
 // holds it, and otherwise asks the running server over its local channel (admin/channel.ts).
 import path from 'node:path';
 import { askRunningServer } from '../admin/channel';
-import { runAdminCommand, type AdminCommandResult } from '../admin/service';
+import { ADMIN_COMMANDS, runAdminCommand, type AdminCommand, type AdminCommandResult } from '../admin/service';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
+import { buildDeps } from '../server';
 import { DataDirLocked, lockDataDir } from '../db/lock';
 
-const [command, email] = process.argv.slice(2);
-if ((command !== 'grant' && command !== 'revoke') || !email) {
-  console.error('usage: npm run admin -- grant <email> | revoke <email>');
+const [command, email] = process.argv.slice(2) as [AdminCommand | undefined, string | undefined];
+if (!command || !ADMIN_COMMANDS.includes(command) || !email) {
+  console.error('usage: npm run admin -- grant <email> | revoke <email> | erase <email>');
   process.exit(2);
 }
 
@@ -20,7 +22,16 @@ async function direct(): Promise<AdminCommandResult> {
   const database = await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
   try {
     await database.migrate();
-    return await runAdminCommand(database.db, command as 'grant' | 'revoke', email!);
+    if (command !== 'erase') return await runAdminCommand({ db: database.db } as Parameters<typeof runAdminCommand>[0], command!, email!);
+    // Erasing needs the storage, the mail queue and the live-update bus too: the product's own parts.
+    const deps = await buildDeps(config, { database });
+    try {
+      return await runAdminCommand(deps, command, email!);
+    } finally {
+      await deps.jobs.stop(1000).catch(() => {});
+      await deps.faces.close().catch(() => {});
+      await deps.bus.close().catch(() => {});
+    }
   } finally {
     await database.close();
   }

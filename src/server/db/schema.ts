@@ -363,9 +363,8 @@ export const orders = pgTable(
   'orders',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => user.id, { onDelete: 'cascade' }),
+    /** Null once the buyer's account is erased: the order stays as the anonymous record accounting needs. */
+    userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
     requestId: uuid('request_id').references(() => highlightRequests.id, { onDelete: 'set null' }),
     /** What the buyer pays, in cents (the price less the discount). */
     amount: integer('amount').notNull(),

@@ -3,6 +3,7 @@
 // descriptor (and those of any reference photos), turning it off deletes every descriptor and
 // every proposed clip of the athlete's open requests. A reference photo is checked the moment it
 // arrives: one face, big and sharp enough, or a plain answer saying what is wrong.
+import type { Db } from '../db/client';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { REFERENCE_PHOTO_MAX_BYTES } from '../../common/constants';
@@ -160,17 +161,22 @@ export async function setFaceMatchingConsent(deps: Deps, userId: string, consent
     // their descriptors, face boxes and crops (issue 21, finding 9).
     const requests = await tx.select({ id: highlightRequests.id, status: highlightRequests.status }).from(highlightRequests).where(eq(highlightRequests.userId, userId));
     if (requests.length) {
-      const ids = requests.map((r) => r.id);
-      const matched = await tx.select({ trackId: appearances.trackId, trackIds: appearances.trackIds }).from(appearances).where(inArray(appearances.requestId, ids));
-      const tracks = [...new Set(matched.flatMap((m) => [...m.trackIds, ...(m.trackId ? [m.trackId] : [])]))];
-      await tx.delete(appearances).where(inArray(appearances.requestId, ids));
-      for (let i = 0; i < tracks.length; i += 500) await tx.delete(faceTracks).where(inArray(faceTracks.id, tracks.slice(i, i + 500)));
+      await deleteMatchedFaces(tx, requests.map((r) => r.id));
       const open = requests.filter((r) => r.status !== 'delivered').map((r) => r.id);
       if (open.length) await tx.update(highlightRequests).set({ matchingState: 'no_consent' }).where(inArray(highlightRequests.id, open));
     }
   });
   await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
   return { consent: false, headshotUsable: false };
+}
+
+/** The clips of these requests and the face tracks they matched (descriptors, face boxes, crops). */
+export async function deleteMatchedFaces(tx: Pick<Db, 'select' | 'delete'>, requestIds: string[]): Promise<void> {
+  if (!requestIds.length) return;
+  const matched = await tx.select({ trackId: appearances.trackId, trackIds: appearances.trackIds }).from(appearances).where(inArray(appearances.requestId, requestIds));
+  const tracks = [...new Set(matched.flatMap((m) => [...m.trackIds, ...(m.trackId ? [m.trackId] : [])]))];
+  await tx.delete(appearances).where(inArray(appearances.requestId, requestIds));
+  for (let i = 0; i < tracks.length; i += 500) await tx.delete(faceTracks).where(inArray(faceTracks.id, tracks.slice(i, i + 500)));
 }
 
 /**

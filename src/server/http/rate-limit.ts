@@ -25,6 +25,8 @@ export const RATE_RULES = {
   signInPerAccount: { name: 'sign-in:account', scope: 'account', limit: 100, windowSeconds: 15 * 60 },
   /** Failed sign-ins of one account; the owner is told by mail when it reaches its limit. */
   signInFailuresPerAccount: { name: 'sign-in-failures:account', scope: 'account', limit: 10, windowSeconds: 60 * 60 },
+  /** Tries at closing an account (each checks the password): a stolen session cannot guess it. */
+  closeAccountPerAccount: { name: 'close-account:account', scope: 'account', limit: 5, windowSeconds: 60 * 60 },
   /**
    * An admin's second-factor codes (issue 21): a password alone must not let anyone guess the
    * 6-digit code. Per address, per (account, address) cleared by a right code, and per account

@@ -44,6 +44,16 @@ export function resetPasswordMail(to: string, name: string, url: string): MailMe
   };
 }
 
+/** After an account is erased: no name (it is gone), only that it happened. */
+export function accountErasedMail(to: string): MailMessage {
+  const lines = [
+    'Your Get It On Tape account has been closed and erased.',
+    "Its profile, the athlete's photos and face data, its requests, videos and stills are deleted, and you can no longer sign in with this address. Records of payments are kept without your name or address, as accounting law requires.",
+    'If you did not ask for this, reply to this email.',
+  ];
+  return { to, subject: 'Your account has been erased', text: `${lines.join('\n\n')}\n`, html: layout('Your account has been erased', lines) };
+}
+
 /** The spec's contact template parameters. */
 export interface ContactParams {
   user_name: string;

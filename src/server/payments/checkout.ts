@@ -190,8 +190,8 @@ async function completeFreeOrder(
       return completeOrder(tx, free, null);
     });
     await afterOrderCompleted(deps, completed);
-    await deps.bus.publish({ topic: 'orders', userId: completed.userId, action: 'update', id: completed.id });
-    await deps.bus.publish({ topic: 'user_videos', userId: completed.userId, action: 'update' });
+    await deps.bus.publish({ topic: 'orders', userId: completed.userId!, action: 'update', id: completed.id });
+    await deps.bus.publish({ topic: 'user_videos', userId: completed.userId!, action: 'update' });
     return { url: `${deps.config.baseUrl}/dashboard?checkout=success&session_id=${sessionId}`, orderId: completed.id };
   } catch (error) {
     if (isUniqueViolation(error)) throw new CheckoutRefused(409, 'ALREADY_PAID', CHECKOUT.alreadyPaid);

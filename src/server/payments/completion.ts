@@ -57,7 +57,8 @@ export async function handlePaymentEvent(deps: AppDeps, provider: PaymentProvide
   });
 
   if (order.status === 'completed') await afterOrderCompleted(deps, order);
-  if (outcome !== 'duplicate' && outcome !== 'ignored') {
+  // An order whose buyer's account was erased is kept for accounting only: nobody to tell.
+  if (outcome !== 'duplicate' && outcome !== 'ignored' && order.userId) {
     await deps.bus.publish({ topic: 'orders', userId: order.userId, action: 'update', id: order.id });
     if (outcome === 'completed') await deps.bus.publish({ topic: 'user_videos', userId: order.userId, action: 'update' });
   }
@@ -103,7 +104,8 @@ export async function completeOrder(tx: Db, order: Order, paymentId: string | nu
     .set({ status: 'completed', stripePaymentId: paymentId, completedAt: now, checkoutUrl: null, updatedAt: now })
     .where(eq(orders.id, order.id))
     .returning();
-  await tx
+  if (order.userId) {
+    await tx
     .update(userVideos)
     .set({ isPaid: true, isVisible: true })
     .where(
@@ -114,6 +116,7 @@ export async function completeOrder(tx: Db, order: Order, paymentId: string | nu
         order.requestId ? or(isNull(userVideos.requestId), eq(userVideos.requestId, order.requestId)) : isNull(userVideos.requestId),
       ),
     );
+  }
   // Stills picked by a reel render of this request (reels/render-job.ts) are unlocked with it.
   if (order.requestId) await tx.update(userStills).set({ isVisible: true }).where(and(eq(userStills.requestId, order.requestId), eq(userStills.isVisible, false)));
   return completed!;

@@ -297,6 +297,9 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
 
       // The swap: the new outputs in, the previous render's out, in one transaction.
       const replaced = await db.transaction(async (tx) => {
+        // The family may have erased their account while this ran: then nothing is written back.
+        const [still] = await tx.select({ id: highlightRequests.id }).from(highlightRequests).where(eq(highlightRequests.id, request.id)).for('update');
+        if (!still) return null;
         const paid = await isPaid(tx, request.id);
         const oldVideos = await tx
           .delete(userVideos)
@@ -323,6 +326,12 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
         await tx.update(reelRenders).set({ state: 'ready', stage: null, progress: 100, error: null, finishedAt: new Date(), stats, previewKey }).where(eq(reelRenders.id, renderId));
         return [...oldVideos.flatMap((v) => [v.videoUrl, v.thumbnailUrl]), ...oldStills.map((s) => s.key), ...oldPreviews.map((p) => p.key)];
       });
+      if (!replaced) {
+        const written = [...videos.flatMap((v) => [v.videoUrl, v.thumbnailUrl]), ...stillKeys, previewKey];
+        for (const key of written) if (key) await storage.delete(key).catch(() => {});
+        console.log(`[reels] render ${renderId}: its request is gone (the account was erased); nothing kept`);
+        return 'done';
+      }
       for (const key of replaced) if (key) await storage.delete(key).catch((e: Error) => console.warn('[reels] could not remove', key, e.message));
 
       await publishReview(deps.bus, request.id);
