@@ -262,5 +262,5 @@ export const CLOSE_ACCOUNT = {
   viewingAs: 'Only the family can close their own account.',
   admin: 'An admin’s account cannot be closed here.',
   failed: 'The account could not be closed. Please try again.',
-  done: 'Your account has been closed and erased.',
+  done: { title: 'Account closed', description: 'Your account and everything it held have been erased. An email confirms it.' } satisfies ToastText,
 };

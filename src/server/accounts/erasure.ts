@@ -22,7 +22,9 @@ export type ErasureOutcome = { erased: true; email: string } | { erased: false; 
 /** Storage folders that hold a user's files: every bucket but game footage, which is the event's. */
 export const USER_BUCKETS = BUCKETS.filter((b) => b !== 'game-footage');
 
-type Deps = Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'bus'>;
+// No live-update notice: the family's own open page would refetch and meet 401 before it steps
+// aside, and the admin who erased refreshes their list themselves.
+type Deps = Pick<AppDeps, 'db' | 'storage' | 'mailer'>;
 
 export async function eraseAccount(deps: Deps, userId: string, by: ErasedBy): Promise<ErasureOutcome> {
   const outcome = await deps.db.transaction(async (tx) => {
@@ -59,7 +61,6 @@ export async function eraseAccount(deps: Deps, userId: string, by: ErasedBy): Pr
   });
   // An address nobody confirmed gets no mail: whoever typed it may not own it.
   if (by.kind !== 'unconfirmed') await deps.mailer.send(accountErasedMail(outcome.email));
-  await deps.bus.publish({ topic: 'user_profiles', userId, action: 'delete', id: userId });
   return outcome;
 }
 

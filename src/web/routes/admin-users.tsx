@@ -11,6 +11,7 @@ import { AdminPageHeader } from '../features/admin/page-header';
 import { StillsDialog } from '../features/admin/stills-dialog';
 import { displayName, UserCard } from '../features/admin/user-card';
 import { VideoUploadDialog } from '../features/admin/video-upload-dialog';
+import { EraseAccountDialog } from '../features/admin/erase-dialog';
 import { refreshSession } from '../features/session/session';
 import { cn } from '../lib/cn';
 import { notify } from '../lib/toast';
@@ -43,6 +44,7 @@ export default function AdminUsersPage() {
   const queryClient = useQueryClient();
   const [stillsFor, setStillsFor] = useState<AdminUser | null>(null);
   const [videoFor, setVideoFor] = useState<AdminUser | null>(null);
+  const [eraseFor, setEraseFor] = useState<AdminUser | null>(null);
   const [viewing, setViewing] = useState(false);
 
   // The address keeps the search, so a reload or a link shows the same list.
@@ -129,7 +131,7 @@ export default function AdminUsersPage() {
         ) : (
           <ul className="flex flex-col gap-4">
             {data.users.map((u) => (
-              <UserCard key={u.id} user={u} actions={{ onViewAs: viewAs, onUploadStills: setStillsFor, onUploadVideo: setVideoFor, viewingBusy: viewing }} />
+              <UserCard key={u.id} user={u} actions={{ onViewAs: viewAs, onUploadStills: setStillsFor, onUploadVideo: setVideoFor, onErase: setEraseFor, viewingBusy: viewing }} />
             ))}
           </ul>
         )}
@@ -149,6 +151,7 @@ export default function AdminUsersPage() {
       </section>
       <StillsDialog user={stillsFor && { id: stillsFor.id, name: displayName(stillsFor) }} onClose={() => setStillsFor(null)} />
       <VideoUploadDialog user={videoFor && { id: videoFor.id, name: displayName(videoFor), requests: videoFor.requests }} onClose={() => setVideoFor(null)} />
+      <EraseAccountDialog user={eraseFor && { id: eraseFor.id, name: displayName(eraseFor), email: eraseFor.email ?? '' }} onClose={() => setEraseFor(null)} />
     </>
   );
 }

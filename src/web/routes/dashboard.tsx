@@ -10,6 +10,7 @@ import { OrderSummary } from '../features/orders/order-summary';
 import { useProfile } from '../features/profile/api';
 import { ProfileCard } from '../features/profile/profile-card';
 import { SupportVisits } from '../features/profile/support-visits';
+import { CloseAccount } from '../features/profile/close-account';
 import { ProfileHeader } from '../features/profile/profile-header';
 import { TutorialOverlay } from '../features/profile/tutorial-overlay';
 import { FaceMatchingCard } from '../features/profile/face-matching';
@@ -123,6 +124,8 @@ function Dashboard() {
         <Button variant="outline" className="mt-10 w-full md:hidden" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
           {LABELS.signOut}
         </Button>
+        {/* The family's own act: not offered while an admin views the site as them. */}
+        {!impersonating && <CloseAccount />}
       </main>
       {showTutorial && <TutorialOverlay />}
     </>

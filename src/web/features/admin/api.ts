@@ -58,6 +58,9 @@ export const useArchiveWaitingList = () =>
 export const useRetryJob = () =>
   useAdminMutation(({ name, id }: { name: string; id: string }) => requestJson(`/api/admin/jobs/${name}/${id}/retry`, { method: 'POST' }));
 
+export const useEraseAccount = () =>
+  useAdminMutation(({ userId, confirmEmail }: { userId: string; confirmEmail: string }) => requestJson<{ erased: boolean }>(`/api/admin/users/${userId}/erase`, { method: 'POST', json: { confirmEmail } }));
+
 export const startViewingAs = (userId: string) =>
   requestJson<{ user: { id: string; email: string } }>('/api/auth/impersonation/start', { method: 'POST', json: { userId } });
 

@@ -1,6 +1,6 @@
 // One user on the admin users page: who they are (with the spec's fallbacks), what can be done
 // for them, and their videos.
-import { Eye, Film, Images, ScanFace } from 'lucide-react';
+import { Eye, Film, Images, ScanFace, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { ADMIN, IMPERSONATION, REVIEW } from '../../../common/admin-messages';
 import { Button } from '../../ui/button';
@@ -12,6 +12,7 @@ export interface UserCardActions {
   onViewAs(user: AdminUser): void;
   onUploadStills(user: AdminUser): void;
   onUploadVideo(user: AdminUser): void;
+  onErase(user: AdminUser): void;
   viewingBusy: boolean;
 }
 
@@ -68,6 +69,10 @@ export function UserCard({ user, actions }: { user: AdminUser; actions: UserCard
               </Link>
             </Button>
           )}
+          <Button size="sm" variant="ghost" className="text-red-400 hover:text-red-300" onClick={() => actions.onErase(user)}>
+            <Trash2 className="h-4 w-4" aria-hidden="true" />
+            {ADMIN.users.erase.button}
+          </Button>
         </div>
       </div>
       <VideosTable videos={user.videos} />

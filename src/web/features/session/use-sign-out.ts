@@ -14,6 +14,12 @@ export function onBeforeSignOut(fn: () => Promise<void> | void): () => void {
   return () => void beforeSignOut.delete(fn);
 }
 
+/** The signed-in screens stop fetching and step aside (before a sign-out, or once the account is gone). */
+export async function leaveSignedInScreens(): Promise<void> {
+  setSigningOut(true);
+  for (const fn of beforeSignOut) await fn();
+}
+
 /** A plain call, so public pages need not load better-auth's client just for the nav bar. */
 async function signOutRequest(): Promise<void> {
   const res = await fetch('/api/auth/sign-out', {
@@ -34,8 +40,7 @@ async function signOutRequest(): Promise<void> {
 export function useSignOut(failureText?: string) {
   const action = useAction(
     async () => {
-      setSigningOut(true);
-      for (const fn of beforeSignOut) await fn();
+      await leaveSignedInScreens();
       try {
         await signOutRequest();
       } catch (error) {
