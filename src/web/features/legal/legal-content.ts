@@ -157,7 +157,7 @@ export const PRIVACY_SECTIONS: LegalSection[] = [
     title: 'How Long We Keep Information',
     paragraphs: [
       'We keep personal information only as long as we need it for the purposes described here. For example, raw footage of a game is kept for 90 days after the event so that families can request reels, and is then deleted unless it is needed for a request that has already been made. The face templates our software makes of people in the footage are kept only while families can ask for reels of that event (30 days unless the event says otherwise) and are then deleted, except those matched to an athlete whose family asked; they are stored encrypted.',
-      'Finished reels and stills stay available in your account while it is open. Account, profile and headshot information is kept until you delete it or close your account. Records of orders and payments are kept for as long as tax and accounting laws require.',
+      'Finished reels and stills stay available in your account while it is open. Account, profile and headshot information is kept until you delete it or close your account. Closing the account (from the dashboard, or by asking us) erases at once the account, profile, headshot and photos, face templates, requests, videos and stills; we then send one e-mail to say it is done. Records of orders and payments are kept for as long as tax and accounting laws require, without your name or address. A registration whose e-mail address is never confirmed is erased after 7 days.',
     ],
   },
   {
@@ -177,7 +177,7 @@ export const PRIVACY_SECTIONS: LegalSection[] = [
   {
     title: 'Your Choices, Rights and Contact',
     paragraphs: [
-      'You can view and correct most of your information at any time from your dashboard. You may also ask us for a copy of your personal information, ask us to delete it or close your account, or withdraw consent to face recognition. Depending on where you live, you may have additional rights under local law.',
+      'You can view and correct most of your information at any time from your dashboard. You can close your account yourself from the dashboard ("Close account"), which erases it at once. You may also ask us for a copy of your personal information, ask us to delete it or close your account for you, or withdraw consent to face recognition. Depending on where you live, you may have additional rights under local law.',
       `We may update this Policy from time to time and will change the date at the top of this page when we do; material changes will also be announced by e-mail. To exercise your rights or ask a question about privacy, e-mail ${NAME} at ${EMAIL}. We will verify your identity and respond within the time the law requires.`,
     ],
   },
