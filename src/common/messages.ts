@@ -225,6 +225,8 @@ export const FIELD_ERRORS = {
   event: 'Please choose an event.',
   tooLong: (label: string) => `${label} is too long.`,
   invalidCharacters: (label: string) => `${label} contains characters that are not allowed.`,
+  /** A name appears in our mails and pages: only a name, never a message or a link. */
+  notAName: (label: string) => `${label} can only be a name: no line breaks, links, email addresses or < > characters.`,
   tooYoung: 'Athletes must be at least 13 years old to register.',
   guardianConsent: 'A parent or guardian must agree for athletes under 18.',
 } as const;

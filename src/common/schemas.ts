@@ -20,6 +20,16 @@ const required = (label: string, max = 200) =>
     .max(max, FIELD_ERRORS.tooLong(label))
     .refine((v) => !hasControlCharacters(v), FIELD_ERRORS.invalidCharacters(label));
 
+/**
+ * What a name may not hold (issue 33, finding 4): a name opens mails ("Hi <name>,") and shows on
+ * admin pages, so line breaks, links, addresses and markup would let anyone write our mails.
+ */
+const NOT_A_NAME = /[\r\n\t<>@]|:\/\/|\bwww\.|\bhttps?:|\b[a-z0-9-]+\.(?:com|net|org|info|io|co|biz|xyz|ru|cn|me|app|link|ly|us|uk|de|site|online|top|pay|example)\b/i;
+export const isPlainName = (value: string) => !NOT_A_NAME.test(value);
+
+/** A person's name: required, and only a name. */
+const personName = (label: string, max: number) => required(label, max).refine(isPlainName, FIELD_ERRORS.notAName(label));
+
 export const emailSchema = z
   .string({ error: FIELD_ERRORS.email })
   .trim()
@@ -51,7 +61,7 @@ export type SignInValues = z.output<typeof signInSchema>;
 export const resendVerificationSchema = z.object({ email: emailSchema });
 
 export const simpleSignUpSchema = z.object({
-  fullName: required('Full Name', 120),
+  fullName: personName('Full Name', 120),
   email: emailSchema,
   password,
 });
@@ -59,8 +69,8 @@ export type SimpleSignUpInput = z.input<typeof simpleSignUpSchema>;
 export type SimpleSignUpValues = z.output<typeof simpleSignUpSchema>;
 
 export const homepageSignupSchema = z.object({
-  firstName: required('First name', 60),
-  lastName: required('Last name', 60),
+  firstName: personName('First name', 60),
+  lastName: personName('Last name', 60),
   email: emailSchema,
 });
 export type HomepageSignupInput = z.input<typeof homepageSignupSchema>;
@@ -104,8 +114,8 @@ const checkbox = z
   .transform((v) => v === true || v === 'true' || v === 'on');
 
 export const registrationFields = z.object({
-  firstName: required('First name', 60),
-  lastName: required('Last name', 60),
+  firstName: personName('First name', 60),
+  lastName: personName('Last name', 60),
   email: emailSchema,
   username: z
     .string({ error: FIELD_ERRORS.required('Username') })
@@ -177,8 +187,8 @@ export function firstIssue(error: z.ZodError): string {
 
 /** Edit Profile: names required; the rest trimmed, empty saved as null; jersey an integer or null. */
 export const profileEditSchema = z.object({
-  firstName: required('First name', 60),
-  lastName: required('Last name', 60),
+  firstName: personName('First name', 60),
+  lastName: personName('Last name', 60),
   teamName: optionalText('Team name', 100),
   phone: optionalText('Phone', 40),
   city: optionalText('City', 100),

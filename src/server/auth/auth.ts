@@ -52,7 +52,7 @@ export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => {
-        await mailer.send(resetPasswordMail(user.email, user.name, url));
+        await mailer.send(resetPasswordMail(user.email, user.emailVerified ? user.name : null, url));
       },
     },
     emailVerification: {
@@ -64,7 +64,7 @@ export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
         // Every confirmed address lands on the dashboard, which says so once, whichever call sent the link.
         const link = new URL(url);
         link.searchParams.set('callbackURL', AFTER_VERIFY);
-        await mailer.send(verificationMail(user.email, user.name, link.toString()));
+        await mailer.send(verificationMail(user.email, link.toString()));
       },
     },
     session: {

@@ -16,9 +16,13 @@ function layout(title: string, paragraphs: string[], action?: { label: string; u
   return `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escape(title)}</h1>${body}${button}<p style="color:#666;font-size:12px">${escape(COMPANY.name)}</p></body></html>`;
 }
 
-export function verificationMail(to: string, name: string, url: string): MailMessage {
+/**
+ * The confirmation mail goes to an address nobody has confirmed yet: it carries no text typed by
+ * whoever signed up (issue 33, finding 4), not even the name.
+ */
+export function verificationMail(to: string, url: string): MailMessage {
   const lines = [
-    `Hi ${name || 'there'},`,
+    'Hi there,',
     'Confirm your email address to finish setting up your Get It On Tape account.',
     'This link expires in 24 hours.',
   ];
@@ -30,7 +34,8 @@ export function verificationMail(to: string, name: string, url: string): MailMes
   };
 }
 
-export function resetPasswordMail(to: string, name: string, url: string): MailMessage {
+/** `name` only for a confirmed address (its owner typed it); else the mail carries none of it. */
+export function resetPasswordMail(to: string, name: string | null, url: string): MailMessage {
   const lines = [
     `Hi ${name || 'there'},`,
     'Someone asked to reset the password of your Get It On Tape account. If it was you, open the link below to choose a new password. If not, you can ignore this email.',
