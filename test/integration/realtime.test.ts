@@ -14,7 +14,9 @@ import {
   type EventBus,
 } from '../../src/server/realtime/bus';
 import { realtimeRoutes } from '../../src/server/realtime/routes';
+import { runAdminCommand } from '../../src/server/admin/service';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
+import { makeAdmin } from '../support/dashboard-fixtures';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -131,6 +133,27 @@ describe('event stream', () => {
       expect(JSON.parse(first.data)).toEqual({ topic: 'highlight_requests', action: 'insert', id: 'for-a' });
       expect(first.data).not.toContain(a.userId);
       expect(first.data).not.toContain(b.userId);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("an admin's stream drops to the admin's own changes the moment the role is revoked (issue 33, finding 6)", async () => {
+    const admin = await createVerifiedUser(app, { fullName: 'Rita Revoked' });
+    await makeAdmin(app, admin.userId);
+    const family = await createVerifiedUser(app);
+    const stream = await openStream(admin.cookie);
+    try {
+      expect((await stream.next()).event).toBe('ready');
+      await app.server.deps.bus.publish(change(family.userId, 'seen-as-admin'));
+      expect(JSON.parse((await stream.next()).data)).toMatchObject({ id: 'seen-as-admin', userId: family.userId });
+      expect(await runAdminCommand(app.server.deps, 'revoke', admin.email)).toMatchObject({ ok: true });
+      // The database's notice of the change reaches the stream; another family's changes stop.
+      await new Promise((r) => setTimeout(r, 1000));
+      await app.server.deps.bus.publish(change(family.userId, 'after-revoke'));
+      await app.server.deps.bus.publish(change(admin.userId, 'own'));
+      const next = await stream.next();
+      expect(JSON.parse(next.data)).toEqual({ topic: 'highlight_requests', action: 'insert', id: 'own' });
     } finally {
       stream.close();
     }

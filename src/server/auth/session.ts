@@ -38,7 +38,8 @@ export async function getViewer(auth: Auth, db: Db, headers: Headers): Promise<V
   return viewer;
 }
 
-async function lookUpViewer(auth: Auth, db: Db, headers: Headers): Promise<Viewer | null> {
+/** The viewer from the database, past the cache (a live stream re-checks with it when a notice arrives). */
+export async function lookUpViewer(auth: Auth, db: Db, headers: Headers): Promise<Viewer | null> {
   const result = await auth.api.getSession({ headers });
   if (!result) return null;
   const impersonatedBy = (result.session as { impersonatedBy?: string | null }).impersonatedBy ?? null;
