@@ -114,6 +114,17 @@ describe('the names downloads are saved under', () => {
     expect((await savedAs(`/api/videos/${titled.id}/download`, family.cookie)).utf8).toBe('AC DC O’Brien Jr – etc passwd x.mp4');
   });
 
+  it('filters the ASCII fallback after its normalisation: full-width slashes, colons and quotes turn safe too (issue 33)', async () => {
+    const family = await createVerifiedUser(app);
+    await name(family.userId, 'Ｓｋｙ／..／etc', 'Ｒｉｖｅｒａ＂＼');
+    const event = await request(family.userId, 'Cup：２０２４？');
+    const reel = await insertVideo(app, family.userId, { videoType: 'highlight_reel', requestId: event });
+    const saved = await savedAs(`/api/videos/${reel.id}/download`, family.cookie);
+    expect(saved.utf8).toBe('Ｓｋｙ／..／etc Ｒｉｖｅｒａ＂＼ – Cup：２０２４？ – Highlight Reel.mp4');
+    expect(saved.ascii).toBe('Sky_.._etc Rivera__ - Cup_2024_ - Highlight Reel.mp4');
+    expect(saved.ascii).not.toMatch(/[/\\:"?*<>|]/);
+  });
+
   it('answers another user 404 and a visitor 401 exactly as before', async () => {
     const event = await request(athlete.userId, 'Chicago 3v3');
     const reel = await insertVideo(app, athlete.userId, { videoType: 'highlight_reel', requestId: event });

@@ -25,7 +25,8 @@ export function attachment(filename: string): string {
     .replace(/[\u2013\u2014]/g, '-')
     .replace(/\u2019/g, '')
     .replace(/[^\x20-\x7e]+/g, '_')
-    .replace(/["\\']/g, '_');
+    // Filtered again after the normalisation: full-width forms (／ ： ＂ ＼) become / : " \ there.
+    .replace(/[\\/:*?"<>|']/g, '_');
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
