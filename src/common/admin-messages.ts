@@ -347,6 +347,8 @@ export const REVIEW = {
   durationUnknown: 'This footage’s length is not known yet. Index it first, then add or trim its clips.',
   tooShort: 'A clip must be at least 1 second long.',
   tooLong: 'A clip can be at most 120 seconds long.',
+  /** The reel's clips: a render of more would run for hours and no family watches it. */
+  tooManyClips: 'A reel can hold at most 100 clips. Take one out to add another.',
   orderChanged: 'The clips changed while you were reordering. Reload and try again.',
   invalid: 'Check the clip’s start and end.',
   timeline: 'Timeline',

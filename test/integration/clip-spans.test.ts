@@ -79,3 +79,29 @@ describe('clip spans on footage of unknown length (issue 21, finding 7)', () => 
     expect(inside.status).toBe(201);
   });
 });
+
+describe('clips per reel (issue 33)', () => {
+  it('a reel holds at most 100 clips: the 101st is refused with a clear message, by adding or by accepting, and nothing changes', async () => {
+    const indexed = await insertFootage(600, 'indexed');
+    // 100 accepted clips already, and one proposed clip not yet decided.
+    const accepted = Array.from({ length: 100 }, (_, i) => ({ requestId, footageId: indexed, gameId, camera: 'Camera 1', startS: i, endS: i + 2, confidence: 0.9, distance: 0.4, faceHeight: 80, rank: i + 1, decision: 'accepted', position: i + 1 }));
+    await app.db.delete(appearances).where(eq(appearances.requestId, requestId));
+    await app.db.insert(appearances).values(accepted);
+    const proposed = await insertClip(indexed);
+    const before = await app.db.select().from(appearances).where(eq(appearances.requestId, requestId));
+
+    const added = await addClip(indexed, 200, 204);
+    expect(added.status).toBe(409);
+    expect((await jsonOf<{ message: string }>(added)).message).toBe(REVIEW.tooManyClips);
+    const accept = await app.fetch(`/api/admin/requests/${requestId}/clips/${proposed}/decision`, { method: 'PUT', json: { decision: 'accepted' }, cookie: admin.cookie });
+    expect(accept.status).toBe(409);
+    expect((await jsonOf<{ message: string }>(accept)).message).toBe(REVIEW.tooManyClips);
+    expect(await app.db.select().from(appearances).where(eq(appearances.requestId, requestId))).toEqual(before);
+
+    // One taken out, one can go in.
+    const [first] = before.filter((a) => a.position === 1);
+    expect((await app.fetch(`/api/admin/requests/${requestId}/clips/${first!.id}/decision`, { method: 'PUT', json: { decision: 'rejected' }, cookie: admin.cookie })).status).toBe(200);
+    expect((await addClip(indexed, 200, 204)).status).toBe(201);
+  });
+});
+

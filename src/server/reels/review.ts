@@ -2,7 +2,7 @@
 // into moments (the same stretch of a game seen by several cameras), and the admin's decisions,
 // trims, hand-added clips and order. Every change is one statement or one transaction on the
 // server, so a reload or a second admin sees exactly what was saved.
-import { and, asc, desc, eq, isNotNull, max } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, max, sql } from 'drizzle-orm';
 import { REVIEW } from '../../common/admin-messages';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
@@ -19,6 +19,8 @@ export type AppearanceRow = typeof appearances.$inferSelect;
 /** Trim handles move in tenths of a second; a clip is at least this long, at most this long. */
 export const CLIP_MIN_S = 1;
 export const CLIP_MAX_S = 120;
+/** The most clips a reel holds (accepted ones); more is refused with REVIEW.tooManyClips. */
+export const MAX_REEL_CLIPS = 100;
 const tenth = (s: number) => Math.round(s * 10) / 10;
 
 export class ReviewRefused extends Error {
@@ -236,6 +238,7 @@ export async function decideClip(deps: { db: Db; bus: EventBus; storage: Storage
       const [file] = await tx.select({ eventId: footage.eventId }).from(footage).where(eq(footage.id, row.footageId));
       return file ? clipThumbnailKey(file.eventId, row.id) : null;
     } else if (decision === 'accepted') {
+      await refuseOverCap(tx, requestId);
       const [{ last } = { last: 0 }] = await tx.select({ last: max(appearances.position) }).from(appearances).where(eq(appearances.requestId, requestId));
       await tx.update(appearances).set({ decision, position: (last ?? 0) + 1 }).where(eq(appearances.id, appearanceId));
     } else {
@@ -291,6 +294,7 @@ export async function addClip(deps: { db: Db; bus: EventBus; jobs: JobQueue }, r
   const file = await footageOfRequest(deps.db, request, input.footageId);
   const span = checkedSpan(input.startS, input.endS, file.durationSeconds);
   const id = await deps.db.transaction(async (tx) => {
+    await refuseOverCap(tx, requestId);
     const [{ last, lastRank } = { last: 0, lastRank: 0 }] = await tx
       .select({ last: max(appearances.position), lastRank: max(appearances.rank) })
       .from(appearances)
@@ -319,6 +323,13 @@ export async function addClip(deps: { db: Db; bus: EventBus; jobs: JobQueue }, r
   // Publishes the clip with its search's state: found from the index at once, or looking.
   const faceSearch = await searchClipFace(deps, id);
   return { id, faceSearch };
+}
+
+/** Refuses one more accepted clip past MAX_REEL_CLIPS; the request row's lock makes two at once count right. */
+async function refuseOverCap(tx: Parameters<Parameters<Db['transaction']>[0]>[0], requestId: string): Promise<void> {
+  await tx.select({ id: highlightRequests.id }).from(highlightRequests).where(eq(highlightRequests.id, requestId)).for('update');
+  const [{ n } = { n: 0 }] = await tx.select({ n: sql<number>`count(*)::int` }).from(appearances).where(and(eq(appearances.requestId, requestId), isNotNull(appearances.position)));
+  if (n >= MAX_REEL_CLIPS) throw new ReviewRefused(409, REVIEW.tooManyClips);
 }
 
 /** The reel's order: exactly the accepted clips, each once. */
