@@ -220,6 +220,8 @@ export const FACE_MATCHING = {
     usable: 'Your headshot can be used for face matching.',
     unusable: 'We could not use your headshot for face matching. Once you have confirmed your email, add a reference photo with one clear, front-facing face on your dashboard.',
     missing: 'Face matching is on, but there is no headshot yet. Once you have confirmed your email, add a reference photo with one clear, front-facing face on your dashboard.',
+    /** Consent ticked at registration waits for the confirmed address (issue 33, finding 5). */
+    pending: 'Face matching starts once you confirm your email address. Your dashboard will then say whether the headshot can be used.',
   } as Record<string, string>,
 } as const;
 

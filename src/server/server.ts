@@ -11,6 +11,7 @@ import { openDatabase, type Database } from './db/client';
 import type { AppDeps } from './deps';
 import { RateLimiter } from './http/rate-limit';
 import { startAdminChannel } from './admin/channel';
+import { confirmPendingConsent } from './faces/references';
 import { startUploadExpiry } from './uploads/admin-tus';
 import { startWorker, stopWorker } from './background';
 import { JobQueue } from './jobs/queue';
@@ -46,14 +47,18 @@ export async function buildDeps(config: Config, opts: { database?: Database } = 
   const mailer = createMailer(jobs, mailTransport);
   const storage = createStorage(config);
   const db = database.db;
-  const auth = createAuth({ config, db, mailer });
+  // Set once the rest is built: confirming an address starts the consent given at registration.
+  let onEmailVerified: ((userId: string) => Promise<void>) | null = null;
+  const auth = createAuth({ config, db, mailer, onEmailVerified: (userId) => onEmailVerified?.(userId) ?? Promise.resolve() });
   const bus = await createEventBus(database);
   const onSessionNotice = (forget: (userId: string) => void) => bus.subscribe((event) => isSessionNotice(event) && forget(event.userId));
   cacheViewers(auth, onSessionNotice, config.sessionCacheSeconds * 1000);
   const payments = createPaymentProvider({ config, db, jobs });
   const faces = createFacePool(config.faces.workers);
   installFaceDataKey(config.faces.dataKey);
-  return { config, database, db, jobs, mailer, mailTransport, storage, auth, bus, payments, faces, limiter: new RateLimiter(db, config.rateLimitScale) };
+  const deps: AppDeps = { config, database, db, jobs, mailer, mailTransport, storage, auth, bus, payments, faces, limiter: new RateLimiter(db, config.rateLimitScale) };
+  onEmailVerified = (userId) => confirmPendingConsent(deps, userId).then(() => undefined);
+  return deps;
 }
 
 export async function startServer(config: Config, opts: { database?: Database; adminChannel?: boolean } = {}): Promise<RunningServer> {

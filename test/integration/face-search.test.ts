@@ -15,10 +15,11 @@ import { matchRequestJob, UNSURE_DISTANCE } from '../../src/server/faces/matchin
 import type { JobQueue } from '../../src/server/jobs/queue';
 import { transitionRequest } from '../../src/server/requests/service';
 import { storageKeys } from '../../src/server/storage/keys';
-import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
+import { cookiesFrom, createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { composeFootage, photoWithoutFace, referencePhoto } from '../support/face-footage';
 import { jsonOf } from '../support/http';
+import { linkIn } from '../support/smtp';
 import { eventually } from '../support/purchase';
 import { uploadFootage } from '../support/footage-upload';
 
@@ -267,7 +268,7 @@ describe('whether the headshot can be used for matching (issue 20, item 6b)', ()
     expect((await app.fetch('/api/profile/face-matching')).status).toBe(401);
   });
 
-  it('the registration answer says whether the headshot can be used, and what to do if not', async () => {
+  it('the registration answer says face matching waits for the confirmed address; then the card says whether the headshot can be used (issue 33, finding 5)', async () => {
     const register = async (photo: string | null, consent: boolean) => {
       const form = new FormData();
       const n = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -277,11 +278,26 @@ describe('whether the headshot can be used for matching (issue 20, item 6b)', ()
       if (photo) form.set('headshot', new Blob([fs.readFileSync(photo)], { type: 'image/jpeg' }), 'headshot.jpg');
       const res = await app.fetch('/api/account/register', { method: 'POST', body: form });
       expect(res.status).toBe(201);
-      return (await jsonOf<{ faceMatching: { consent: boolean; headshot: string; message: string | null } }>(res)).faceMatching;
+      return { email: fields.email!, faceMatching: (await jsonOf<{ faceMatching: unknown }>(res)).faceMatching };
     };
-    expect(await register(path.join(work, 'ava.jpg'), true)).toEqual({ consent: true, headshot: 'usable', message: FACE_MATCHING.registered.usable });
-    expect(await register(path.join(work, 'court.jpg'), true)).toEqual({ consent: true, headshot: 'unusable', message: FACE_MATCHING.registered.unusable });
-    expect(await register(null, true)).toEqual({ consent: true, headshot: 'missing', message: FACE_MATCHING.registered.missing });
-    expect(await register(path.join(work, 'ava.jpg'), false)).toEqual({ consent: false, headshot: 'off', message: null });
+    /** Follows the confirmation link (which signs in) and reads the face-matching card's state. */
+    const confirmedState = async (email: string) => {
+      const verify = await fetch(linkIn(await app.smtp.waitFor(email, 'Confirm')), { redirect: 'manual' });
+      return jsonOf<{ consent: boolean; headshot: string }>(await app.fetch('/api/profile/face-matching', { cookie: cookiesFrom(verify) }));
+    };
+    // Ticked at registration, face matching waits for the confirmed address (issue 33, finding 5);
+    // once it is confirmed the dashboard's card says what the headshot is good for.
+    const pending = { consent: false, pending: true, headshot: 'off', message: FACE_MATCHING.registered.pending };
+    const usable = await register(path.join(work, 'ava.jpg'), true);
+    expect(usable.faceMatching).toEqual(pending);
+    expect(await confirmedState(usable.email)).toMatchObject({ consent: true, headshot: 'usable' });
+    const unusable = await register(path.join(work, 'court.jpg'), true);
+    expect(unusable.faceMatching).toEqual(pending);
+    expect(await confirmedState(unusable.email)).toMatchObject({ consent: true, headshot: 'unusable' });
+    const missing = await register(null, true);
+    expect(await confirmedState(missing.email)).toMatchObject({ consent: true, headshot: 'missing' });
+    const declined = await register(path.join(work, 'ava.jpg'), false);
+    expect(declined.faceMatching).toEqual({ consent: false, pending: false, headshot: 'off', message: null });
+    expect(await confirmedState(declined.email)).toMatchObject({ consent: false, headshot: 'off' });
   }, 90_000);
 });

@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADSHOT_MAX_BYTES } from '../../src/common/constants';
-import { FILE_TOO_LARGE_10MB } from '../../src/common/dashboard-messages';
+import { FACE_MATCHING, FILE_TOO_LARGE_10MB } from '../../src/common/dashboard-messages';
 import { ACCOUNT_EXISTS, FIELD_ERRORS, USERNAME_TAKEN } from '../../src/common/messages';
 import { athleteReferences, homepageSignups, user, userProfiles } from '../../src/server/db/schema';
 import { decodeEmbeddings } from '../../src/server/faces/embeddings';
@@ -17,6 +17,7 @@ import { startTestApp, uniqueEmail, type TestApp } from '../support/app';
 import { GPS_TAGS, gpsTagsIn } from '../support/exif';
 import { referencePhoto } from '../support/face-footage';
 import { jsonOf, settle } from '../support/http';
+import { linkIn } from '../support/smtp';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -226,13 +227,20 @@ describe('full registration', () => {
     expect(profile!.avatarUrl).toBe(`profile-photos/${userId}/profile.jpg`);
   });
 
-  it('with the face-matching choice ticked, agrees to it and keeps the headshot’s face descriptor; without, keeps none', async () => {
+  it('with the face-matching choice ticked, consent waits for the confirmed address: no descriptor before, the headshot’s after (issue 33, finding 5); without, keeps none', async () => {
     const face = path.join(os.tmpdir(), `giot-registration-face-${Date.now()}.jpg`);
     await referencePhoto('ava', face);
-    const agreed = await register(fields({ faceMatchConsent: 'on' }), { bytes: fs.readFileSync(face), name: 'ava.jpg', type: 'image/jpeg' });
+    const values = fields({ faceMatchConsent: 'on' });
+    const agreed = await register(values, { bytes: fs.readFileSync(face), name: 'ava.jpg', type: 'image/jpeg' });
     expect(agreed.status).toBe(201);
-    const { userId } = await jsonOf<{ userId: string }>(agreed);
-    expect((await profileOf(userId))!.faceMatchConsentAt).toBeInstanceOf(Date);
+    const { userId, faceMatching } = await jsonOf<{ userId: string; faceMatching: unknown }>(agreed);
+    // Whoever typed the address may not own it: nothing is compared, nothing said of the headshot.
+    expect(faceMatching).toEqual({ consent: false, pending: true, headshot: 'off', message: FACE_MATCHING.registered.pending });
+    expect(await profileOf(userId)).toMatchObject({ faceMatchConsentAt: null, faceMatchConsentBy: null, faceMatchConsentPendingAt: expect.any(Date) });
+    expect(await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, userId))).toEqual([]);
+    // The confirmation link makes it consent, given by the holder of the confirmed address.
+    await fetch(linkIn(await app.smtp.waitFor(values.email!, 'Confirm')), { redirect: 'manual' });
+    expect(await profileOf(userId)).toMatchObject({ faceMatchConsentAt: expect.any(Date), faceMatchConsentBy: userId, faceMatchConsentPendingAt: null });
     const refs = await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, userId));
     expect(refs).toHaveLength(1);
     expect(refs[0]).toMatchObject({ source: 'headshot' });

@@ -10,7 +10,7 @@ import { AFTER_VERIFY, type Auth } from '../auth/auth';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import type { FacePool } from '../faces/pool';
-import { faceMatchingReadiness, setFaceMatchingConsent, type HeadshotState } from '../faces/references';
+import type { HeadshotState } from '../faces/references';
 import { homepageSignups, user, userProfiles } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { newSignupNotificationMail } from '../mail/templates';
@@ -84,10 +84,10 @@ export interface RegistrationResult {
   /** False when a headshot was sent but could not be stored; the account exists all the same. */
   headshotSaved: boolean | null;
   /**
-   * Face matching as registered: whether it is on, whether the headshot can be used for it (see
-   * faces/references.ts faceMatchingReadiness), and what to do when it cannot (null: nothing to say).
+   * Face matching as registered: never on yet (`pending` when ticked: it starts once the address
+   * is confirmed), and what to say about it (null: nothing).
    */
-  faceMatching: { consent: boolean; headshot: HeadshotState; message: string | null };
+  faceMatching: { consent: boolean; pending: boolean; headshot: HeadshotState; message: string | null };
 }
 
 /** The full registration of /signup, with an optional headshot. */
@@ -143,15 +143,12 @@ export async function register(
   await linkHomepageSignup(deps.db, userId, input.email);
   const headshotSaved = headshot ? await saveHeadshot(deps, userId, headshot) : null;
   if (input.faceMatchConsent) {
-    // Agreed next to the headshot: the same as turning it on from the dashboard, which can undo it.
-    await setFaceMatchingConsent(deps, userId, true).catch((e: Error) => console.error('[accounts] face matching consent for', userId, e.message));
+    // Ticked next to the headshot, by whoever typed this address: it waits for the confirmation
+    // link (faces/references.ts confirmPendingConsent), and nothing of the face is computed before.
+    await deps.db.update(userProfiles).set({ faceMatchConsentPendingAt: new Date() }).where(eq(userProfiles.id, userId));
+    return { userId, headshotSaved, faceMatching: { consent: false, pending: true, headshot: 'off', message: FACE_MATCHING.registered.pending! } };
   }
-  const readiness = await faceMatchingReadiness(deps, userId);
-  return {
-    userId,
-    headshotSaved,
-    faceMatching: { consent: readiness.consent, headshot: readiness.headshot, message: FACE_MATCHING.registered[readiness.headshot] ?? null },
-  };
+  return { userId, headshotSaved, faceMatching: { consent: false, pending: false, headshot: 'off', message: null } };
 }
 
 /** Stores the headshot privately and makes it the profile's avatar. Never throws. */

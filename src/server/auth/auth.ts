@@ -32,7 +32,11 @@ export function trustedOrigins(config: Config): string[] {
 
 export const APP_NAME = 'Get It On Tape';
 
-export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
+/**
+ * `onEmailVerified` runs once an address is confirmed (the consent ticked at registration starts
+ * then: faces/references.ts confirmPendingConsent); a failure there never fails the confirmation.
+ */
+export function createAuth(deps: { config: Config; db: Db; mailer: Mailer; onEmailVerified?: (userId: string) => Promise<void> }) {
   const { config, db, mailer } = deps;
   return betterAuth({
     appName: APP_NAME,
@@ -60,6 +64,9 @@ export function createAuth(deps: { config: Config; db: Db; mailer: Mailer }) {
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: VERIFICATION_LINK_TTL_SECONDS,
+      afterEmailVerification: async (verified) => {
+        await deps.onEmailVerified?.(verified.id).catch((error: Error) => console.error('[auth] after confirming', verified.id, error.message));
+      },
       sendVerificationEmail: async ({ user, url }) => {
         // Every confirmed address lands on the dashboard, which says so once, whichever call sent the link.
         const link = new URL(url);

@@ -157,6 +157,12 @@ export const userProfiles = pgTable(
     faceMatchConsentAt: timestamp('face_match_consent_at', { withTimezone: true }),
     /** Who gave that consent: the account holder's own user id (never an admin viewing as them). */
     faceMatchConsentBy: text('face_match_consent_by'),
+    /**
+     * Consent ticked at registration, before the address was confirmed: nothing is compared and no
+     * descriptor made until the confirmation link is followed, which turns it into consent given
+     * by the holder of the confirmed address (issue 33, finding 5).
+     */
+    faceMatchConsentPendingAt: timestamp('face_match_consent_pending_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

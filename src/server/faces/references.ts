@@ -4,7 +4,7 @@
 // every proposed clip of the athlete's open requests. A reference photo is checked the moment it
 // arrives: one face, big and sharp enough, or a plain answer saying what is wrong.
 import type { Db } from '../db/client';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { REFERENCE_PHOTO_MAX_BYTES } from '../../common/constants';
 import { FACE_MATCHING } from '../../common/dashboard-messages';
@@ -153,7 +153,7 @@ export async function setFaceMatchingConsent(deps: Deps, userId: string, consent
     return { consent: true, headshotUsable: headshot };
   }
   await deps.db.transaction(async (tx) => {
-    await tx.update(userProfiles).set({ faceMatchConsentAt: null, faceMatchConsentBy: null }).where(eq(userProfiles.id, userId));
+    await tx.update(userProfiles).set({ faceMatchConsentAt: null, faceMatchConsentBy: null, faceMatchConsentPendingAt: null }).where(eq(userProfiles.id, userId));
     await tx.delete(athleteReferences).where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'headshot')));
     await tx.update(athleteReferences).set({ embedding: null }).where(eq(athleteReferences.userId, userId));
     // The athlete's face found in the footage goes too, on every request (delivered ones keep
@@ -168,6 +168,22 @@ export async function setFaceMatchingConsent(deps: Deps, userId: string, consent
   });
   await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
   return { consent: false, headshotUsable: false };
+}
+
+/**
+ * The consent ticked at registration, once its address is confirmed: given then by the holder
+ * of the confirmed address (face_match_consent_by), and only then is the headshot compared.
+ * True when there was one to confirm.
+ */
+export async function confirmPendingConsent(deps: Deps, userId: string): Promise<boolean> {
+  const [pending] = await deps.db
+    .update(userProfiles)
+    .set({ faceMatchConsentPendingAt: null })
+    .where(and(eq(userProfiles.id, userId), isNotNull(userProfiles.faceMatchConsentPendingAt)))
+    .returning({ id: userProfiles.id });
+  if (!pending) return false;
+  await setFaceMatchingConsent(deps, userId, true);
+  return true;
 }
 
 /** The clips of these requests and the face tracks they matched (descriptors, face boxes, crops). */

@@ -44,7 +44,7 @@ async function submitRegistration(values: Registration, headshot: File | null) {
     userId: string;
     headshotSaved: boolean | null;
     /** Whether the headshot can be used for face matching, and what to do if not (null: nothing to say). */
-    faceMatching: { consent: boolean; headshot: 'usable' | 'unusable' | 'missing' | 'off'; message: string | null };
+    faceMatching: { consent: boolean; pending?: boolean; headshot: 'usable' | 'unusable' | 'missing' | 'off'; message: string | null };
   };
 }
 
@@ -65,7 +65,7 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
       if (result.headshotSaved === false) console.warn(HEADSHOT_FAILED);
       notify.success(SIGNUP_CONFIRM, TIMING.signupConfirmToast);
       // The confirmation page also says whether the headshot can be used for face matching.
-      const faceMatching = result.faceMatching?.message ? { ok: result.faceMatching.headshot === 'usable', text: result.faceMatching.message } : undefined;
+      const faceMatching = result.faceMatching?.message ? { ok: result.faceMatching.headshot === 'usable' || Boolean(result.faceMatching.pending), text: result.faceMatching.message } : undefined;
       setTimeout(() => navigate('/auth/verify-email', { state: { email: values.email, faceMatching } }), TIMING.confirmationRedirect);
     },
     onError: (error) => {

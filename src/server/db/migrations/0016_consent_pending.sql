@@ -1,0 +1,1 @@
+ALTER TABLE "user_profiles" ADD COLUMN "face_match_consent_pending_at" timestamp with time zone;
