@@ -1,6 +1,8 @@
 // The face worker threads of this process: started on first use, one task each at a time, a
 // thread that dies replaced. Face indexing uses every thread (one stretch of footage each); a
-// reference photo check takes whichever is free first.
+// family's photo check takes a free one, but never the last one footage could use: checks run on
+// at most size - 1 threads, and footage waiting goes before checks waiting (issue 33, finding 3),
+// so no number of families' checks can hold indexing back.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FaceTaskFailure, WorkerTask } from './types';
@@ -32,6 +34,13 @@ export interface FacePool {
    */
   run<T>(task: WorkerTask, onProgress?: (seconds: number) => void, signal?: AbortSignal): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Which waiting job a free thread takes: footage first; a check only while fewer than `size - 1` run (one with a single thread). */
+export function nextJobIndex(queue: Array<{ task: Pick<WorkerTask, 'op'> }>, checksRunning: number, size: number): number {
+  const footage = queue.findIndex((j) => j.task.op !== 'analyze-photo');
+  if (footage >= 0) return footage;
+  return checksRunning < Math.max(1, size - 1) ? queue.findIndex((j) => j.task.op === 'analyze-photo') : -1;
 }
 
 export function createFacePool(size = Math.max(1, Math.min(2, os.availableParallelism()))): FacePool {
@@ -77,11 +86,14 @@ export function createFacePool(size = Math.max(1, Math.min(2, os.availableParall
 
   function pump() {
     while (queue.length && !closed) {
+      const checksRunning = [...busy.values()].filter((j) => j.task.op === 'analyze-photo').length;
+      const next = nextJobIndex(queue, checksRunning, size);
+      if (next < 0) break;
       if (!idle.length && all.size < size) spawn();
       const worker = idle.shift();
       if (!worker) return;
       if (!all.has(worker)) continue;
-      const job = queue.shift()!;
+      const [job] = queue.splice(next, 1) as [Job];
       busy.set(worker, job);
       worker.ref();
       worker.postMessage({ id: job.id, task: job.task });

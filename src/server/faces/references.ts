@@ -88,16 +88,26 @@ export async function addReferencePhoto(deps: Deps, userId: string, bytes: Buffe
   const key = storageKeys.referencePhoto(userId);
   await deps.storage.put(key, image.data, image.contentType);
   let row: typeof athleteReferences.$inferSelect | undefined;
+  let tooMany = false;
   const stored = await whileConsented(deps, userId, async (tx) => {
+    // Counted again here, the profile row locked: photos sent at once cannot pass the cap together.
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(athleteReferences)
+      .where(and(eq(athleteReferences.userId, userId), eq(athleteReferences.source, 'photo')));
+    if (n >= MAX_REFERENCE_PHOTOS) {
+      tooMany = true;
+      return;
+    }
     [row] = await tx
       .insert(athleteReferences)
       .values({ userId, source: 'photo', photoKey: key, embedding: encodeEmbeddings([face.descriptor]), faceHeight: Math.round(face.box.h) })
       .returning();
   });
   if (!stored || !row) {
-    // Consent was withdrawn while the photo was checked: nothing of it is kept.
+    // Consent was withdrawn while the photo was checked, or the cap was reached: nothing of it is kept.
     await deps.storage.delete(key).catch(() => {});
-    throw new ReferenceRejected('CONSENT_REQUIRED', FACE_MATCHING.consentRequired);
+    throw tooMany ? new ReferenceRejected('TOO_MANY', FACE_MATCHING.tooMany) : new ReferenceRejected('CONSENT_REQUIRED', FACE_MATCHING.consentRequired);
   }
   await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
   return { id: row!.id, url: mediaUrl(key), createdAt: row!.createdAt.toISOString() };

@@ -68,6 +68,11 @@ export const RATE_RULES = {
   homepageSignupPerIp: { name: 'homepage-signup:ip', scope: 'address', limit: 10, windowSeconds: 10 * 60 },
   /** The registration's public Event list: read on every visit to /signup, so generous. */
   registrationEventsPerIp: { name: 'registration-events:ip', scope: 'address', limit: 60, windowSeconds: 10 * 60 },
+  /**
+   * Face work one family can ask for (issue 33, finding 3): each reference photo, each "on" and each
+   * new headshot while matching is on runs face detection on the threads footage indexing needs.
+   */
+  faceChecksPerUser: { name: 'face-checks:user', scope: 'user', limit: 10, windowSeconds: 60 * 60 },
   promoCheckPerUser: { name: 'promo-check:user', scope: 'user', limit: 10, windowSeconds: 10 * 60 },
   promoCheckPerIp: { name: 'promo-check:ip', scope: 'address', limit: 30, windowSeconds: 10 * 60 },
   /** Starting checkouts: each may ask the provider for a session. */

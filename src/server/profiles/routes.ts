@@ -8,7 +8,7 @@ import { athleteAgeSchema, firstIssue, profileEditSchema } from '../../common/sc
 import { supportVisits } from '../auth/support-visits';
 import { refuseWhileImpersonating, requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../deps';
-import { apiError } from '../http/errors';
+import { apiError, tooManyRequests } from '../http/errors';
 import { fileField, readForm, uploadLimit } from '../http/uploads';
 import { imageRejection } from '../media/images';
 import {
@@ -20,6 +20,7 @@ import {
   setFaceMatchingConsent,
 } from '../faces/references';
 import { loadFaceMatchingState } from './face-matching-state';
+import { RATE_RULES } from '../http/rate-limit';
 import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
 import { athleteProfileComplete, athleteProfileIncomplete, finishAthleteProfile, requireCompleteAthleteProfile } from './athlete';
 
@@ -79,6 +80,11 @@ export function profileRoutes(deps: AppDeps, hooks: ProfileHooks) {
       const form = await readForm(c);
       const avatar = form ? await fileField(form, 'avatar') : null;
       if (!form || !avatar) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
+      const current = await getProfile(deps.db, c.var.viewer.userId);
+      if (current?.faceMatchConsentAt) {
+        const limit = await deps.limiter.check([[RATE_RULES.faceChecksPerUser, c.var.viewer.userId]]);
+        if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+      }
       try {
         const row = await saveAvatar(deps, c.var.viewer.userId, avatar, await fileField(form, 'original'));
         // A new headshot is a new reference face, when face matching is on.
@@ -99,6 +105,10 @@ export function profileRoutes(deps: AppDeps, hooks: ProfileHooks) {
       if (typeof body?.consent !== 'boolean') return apiError(c, 400, 'VALIDATION_ERROR', FACE_MATCHING.consentLabel);
       // Turning it off is always possible; on waits for the birthday and the guardian's agreement.
       if (body.consent && !(await athleteProfileComplete(deps.db, c.var.viewer.userId))) return athleteProfileIncomplete(c);
+      if (body.consent) {
+        const limit = await deps.limiter.check([[RATE_RULES.faceChecksPerUser, c.var.viewer.userId]]);
+        if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+      }
       const result = await setFaceMatchingConsent(deps, c.var.viewer.userId, body.consent);
       // A request that could not be matched without consent is looked for now.
       if (result.consent) await hooks.matchAgain(c.var.viewer.userId);
@@ -108,6 +118,8 @@ export function profileRoutes(deps: AppDeps, hooks: ProfileHooks) {
       const form = await readForm(c);
       const photo = form ? await fileField(form, 'photo') : null;
       if (!photo) return apiError(c, 400, 'INVALID_FILE_TYPE', INVALID_FILE_TYPE.description, INVALID_FILE_TYPE.title);
+      const limit = await deps.limiter.check([[RATE_RULES.faceChecksPerUser, c.var.viewer.userId]]);
+      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
       try {
         const added = await addReferencePhoto(deps, c.var.viewer.userId, photo);
         // A request matching found nothing for is looked for again with the new face.

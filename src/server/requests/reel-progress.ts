@@ -167,7 +167,13 @@ export async function matchAgainWithNewFaces(deps: Pick<AppDeps, 'db' | 'jobs' |
     const facts = await reelFactsOfRequest(db, request.id);
     if (!facts?.hasFootage || facts.previewKey) continue;
     if (request.matchingState === 'ready' && !facts.foundNowhere) continue;
-    await db.update(highlightRequests).set({ matchingState: 'matching' }).where(eq(highlightRequests.id, request.id));
+    // Only the call that moves it to "matching" sends the job: many at once queue one match (issue 33).
+    const [moved] = await db
+      .update(highlightRequests)
+      .set({ matchingState: 'matching' })
+      .where(and(eq(highlightRequests.id, request.id), eq(highlightRequests.matchingState, request.matchingState!)))
+      .returning({ id: highlightRequests.id });
+    if (!moved) continue;
     await deps.jobs.send('faces.match-request', { requestId: request.id });
     await deps.bus.publish({ topic: 'highlight_requests', userId, action: 'update', id: request.id });
     sent++;
