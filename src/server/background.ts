@@ -9,6 +9,7 @@ import type { AppDeps } from './deps';
 import { findFaceInClip, requeueFaceSearches } from './faces/clip-search';
 import { indexFootage, purgeExpiredIndexes } from './faces/indexing';
 import { eraseUnconfirmedAccounts } from './accounts/erasure';
+import { deleteExpiredFootage } from './footage/retention';
 import { matchRequestJob } from './faces/matching';
 import { syncGameJob } from './footage/sync';
 import type { JobHandlers } from './jobs/queue';
@@ -43,7 +44,7 @@ export async function startWorker(deps: AppDeps): Promise<void> {
   await deps.jobs.work(jobHandlers(deps));
   const localCheckout = createLocalProvider(deps);
   const recover = () =>
-    Promise.all([requeueStuckVideos(deps), requeueStuckRenders(deps), requeueFaceSearches(deps), localCheckout.resumeDeliveries(), purgeExpiredIndexes(deps), eraseUnconfirmedAccounts(deps, deps.config.unconfirmedAccountDays)]).catch((error: Error) =>
+    Promise.all([requeueStuckVideos(deps), requeueStuckRenders(deps), requeueFaceSearches(deps), localCheckout.resumeDeliveries(), purgeExpiredIndexes(deps), deleteExpiredFootage(deps), eraseUnconfirmedAccounts(deps, deps.config.unconfirmedAccountDays)]).catch((error: Error) =>
       logger.error({ err: error.message }, 'job recovery check failed'),
     );
   void recover();

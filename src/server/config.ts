@@ -29,6 +29,8 @@ export interface Config {
   faces: FaceSettings;
   /** Unfinished admin uploads (uploads/admin-tus.ts). */
   uploads: UploadSettings;
+  /** Days after an event its game footage is kept, unless a request made still needs it (FOOTAGE_RETENTION_DAYS). */
+  footageRetentionDays: number;
   /** Days a registration whose address was never confirmed is kept before it is erased (UNCONFIRMED_ACCOUNT_DAYS). */
   unconfirmedAccountDays: number;
   logMailLinks: boolean;
@@ -238,6 +240,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     faces: loadFaceSettings(env, dataDir),
     uploads: loadUploadSettings(env),
     unconfirmedAccountDays: Number(env.UNCONFIRMED_ACCOUNT_DAYS) > 0 ? Number(env.UNCONFIRMED_ACCOUNT_DAYS) : 7,
+    footageRetentionDays: Number(env.FOOTAGE_RETENTION_DAYS) > 0 ? Number(env.FOOTAGE_RETENTION_DAYS) : 90,
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ import { eventGames, events, faceTracks, footage, highlightRequests } from '../d
 import { publishFootage } from '../faces/indexing';
 import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
+import { retentionOfEvent } from './retention';
 import { MAX_OFFSET_S } from './sync';
 import { openFaceData } from '../faces/face-data-seal';
 
@@ -118,18 +119,28 @@ export function footageRoutes(deps: AppDeps) {
       return c.json({ id: row.id });
     })
     .get('/events/:id/footage', async (c) => {
-      const rows = await deps.db.select().from(footage).where(eq(footage.eventId, c.req.param('id'))).orderBy(asc(footage.gameId), asc(footage.camera), asc(footage.createdAt));
+      const eventId = c.req.param('id');
+      const rows = await deps.db.select().from(footage).where(eq(footage.eventId, eventId)).orderBy(asc(footage.gameId), asc(footage.camera), asc(footage.createdAt));
+      // When each file goes under the retention policy (footage/retention.ts).
+      const retention = await retentionOfEvent(deps.db, eventId, deps.config.footageRetentionDays);
       c.header('Cache-Control', 'no-store');
-      return c.json(rows.map(footageDto));
+      return c.json(rows.map((row) => ({ ...footageDto(row), ...(retention.get(row.id) ?? { deletesOn: null, keptForRequest: false }) })));
     })
     .post('/footage/:id/reindex', async (c) => {
       const id = c.req.param('id');
       // Anything but a run in progress: a file waiting for its retry is indexed now, by the job
       // that waits (brought forward) rather than a second one beside it.
+      // Not once its index was deleted under the retention policy: that would rebuild the faces of
+      // children whose families never asked (issue 33, finding 2).
       const [row] = isUuid(id)
-        ? await deps.db.update(footage).set({ indexState: 'queued', indexProgress: 0, indexError: null }).where(and(eq(footage.id, id), inArray(footage.indexState, ['indexed', 'failed', 'purged', 'queued']))).returning()
+        ? await deps.db.update(footage).set({ indexState: 'queued', indexProgress: 0, indexError: null }).where(and(eq(footage.id, id), inArray(footage.indexState, ['indexed', 'failed', 'queued']))).returning()
         : [];
-      if (!row) return apiError(c, 409, 'STATE_CHANGED', 'This footage is being indexed already.');
+      if (!row) {
+        const [current] = isUuid(id) ? await deps.db.select({ indexState: footage.indexState }).from(footage).where(eq(footage.id, id)) : [];
+        if (!current) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+        if (current.indexState === 'purged') return apiError(c, 409, 'INDEX_PURGED', FOOTAGE.purgedNoReindex);
+        return apiError(c, 409, 'STATE_CHANGED', 'This footage is being indexed already.');
+      }
       if (!(await deps.jobs.runWaitingNow('faces.index-footage', { footageId: id }))) await deps.jobs.send('faces.index-footage', { footageId: id });
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'footage.reindex', subjectUserId: null, details: { footageId: id } });
       await publishFootage(deps, row.eventId, id);

@@ -35,6 +35,9 @@ export interface Footage {
   syncOffsetS: number;
   /** reference, audio, admin, no_audio or not_found; null until the game's sound has been compared. */
   syncSource: string | null;
+  /** The retention policy (YYYY-MM-DD the file goes), null while a request made for the event keeps it. */
+  deletesOn?: string | null;
+  keptForRequest?: boolean;
 }
 export const useAdminEvents = () => useQuery({ queryKey: ['admin', 'events'], queryFn: () => requestJson<AdminEvent[]>('/api/admin/events') });
 

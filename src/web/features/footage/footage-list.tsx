@@ -45,6 +45,12 @@ export function FootageList({ files }: { files: Footage[] }) {
                 {f.indexState === 'indexing' ? ` ${f.indexProgress}%` : ''}
               </span>
               {f.indexError && <span className="text-xs text-red-300">{f.indexError}</span>}
+              {/* The retention policy: when this file goes, or that a request keeps it. */}
+              {(f.keptForRequest || f.deletesOn) && (
+                <span className="text-xs text-neutral-400" data-testid="footage-retention">
+                  {f.keptForRequest ? FOOTAGE.keptForRequest : FOOTAGE.deletesOn(new Date(`${f.deletesOn}T12:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'medium' }))}
+                </span>
+              )}
             </p>
             {f.indexState === 'indexing' && (
               <div className="mt-2 h-1.5 overflow-hidden rounded bg-neutral-800" role="progressbar" aria-label={`${FOOTAGE.states.indexing} ${f.camera}`} aria-valuenow={f.indexProgress} aria-valuemin={0} aria-valuemax={100}>
@@ -58,7 +64,8 @@ export function FootageList({ files }: { files: Footage[] }) {
             <Button
               size="sm"
               variant="outline"
-              disabled={f.indexState === 'indexing' || reindex.isPending}
+              disabled={f.indexState === 'indexing' || f.indexState === 'purged' || reindex.isPending}
+              title={f.indexState === 'purged' ? FOOTAGE.purgedNoReindex : undefined}
               onClick={() => reindex.mutate(f.id, { onSuccess: () => notify.success({ title: FOOTAGE.reindexStarted, description: '' }), onError: (e) => notify.error({ title: FOOTAGE.actionFailed, description: e.message }) })}
             >
               {FOOTAGE.reindex}
