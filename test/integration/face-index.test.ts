@@ -488,7 +488,7 @@ describe('footage, index and matching', () => {
 });
 
 describe('faces nobody asked for are kept no longer than the request window (issue 21)', () => {
-  it('after the event’s last day for requests, unmatched faces are deleted, matched ones and the footage stay', async () => {
+  it('after the event’s last day for requests, unmatched faces are deleted, and those of rejected proposals and delivered reels (issue 33); open proposals’ faces and the footage stay', async () => {
     const eventId = `closed-${Date.now()}`;
     const yesterday = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     await app.db.insert(events).values({ id: eventId, name: 'Closed Cup', location: 'Austin, TX', dates: 'Oct 1', startsOn: '2026-10-01', requestsCloseOn: yesterday });
@@ -501,15 +501,23 @@ describe('faces nobody asked for are kept no longer than the request window (iss
       (await app.db.insert(faceTracks).values({ footageId, startS, endS: startS + 2, bestS: startS, box: { x: 1, y: 1, w: 50, h: 50 }, faceHeight: 50, score: 0.9, quality: 0.5, embeddings: Buffer.alloc(0), thumbnail: Buffer.from('jpeg') }).returning())[0]!;
     const [closedFile, openFile] = [await file(eventId), await file(open!.id)];
     const [matched, alsoMatched, nobody, openNobody] = [await track(closedFile.id, 1), await track(closedFile.id, 10), await track(closedFile.id, 20), await track(openFile.id, 1)];
-    const [request] = await app.db.insert(highlightRequests).values({ userId: athlete.userId, event: 'Closed Cup', eventId, status: 'delivered' }).returning();
+    const [rejectedOne, deliveredOne] = [await track(closedFile.id, 30), await track(closedFile.id, 40)];
+    const [request] = await app.db.insert(highlightRequests).values({ userId: athlete.userId, event: 'Closed Cup', eventId, status: 'ready_to_purchase' }).returning();
+    const [delivered] = await app.db.insert(highlightRequests).values({ userId: athlete.userId, event: 'Closed Cup', eventId, status: 'delivered' }).returning();
+    const clip = { footageId: closedFile.id, gameId: `${eventId}-1`, camera: 'Camera 1', confidence: 0.9, distance: 0.3, faceHeight: 50 };
     await app.db.insert(appearances).values([
-      { requestId: request!.id, footageId: closedFile.id, gameId: `${eventId}-1`, camera: 'Camera 1', startS: 0.5, endS: 3.5, confidence: 0.9, distance: 0.3, faceHeight: 50, trackId: matched.id, trackIds: [matched.id], rank: 1 },
-      { requestId: request!.id, footageId: closedFile.id, gameId: `${eventId}-1`, camera: 'Camera 1', startS: 9.5, endS: 12.5, confidence: 0.9, distance: 0.3, faceHeight: 50, trackId: null, trackIds: [alsoMatched.id], rank: 2 },
+      { ...clip, requestId: request!.id, startS: 0.5, endS: 3.5, trackId: matched.id, trackIds: [matched.id], rank: 1 },
+      { ...clip, requestId: request!.id, startS: 9.5, endS: 12.5, trackId: null, trackIds: [alsoMatched.id], rank: 2, decision: 'accepted', position: 1 },
+      // Another child the admin turned down, and a reel already delivered (issue 33): no face kept for them.
+      { ...clip, requestId: request!.id, startS: 29.5, endS: 32.5, trackId: rejectedOne.id, trackIds: [rejectedOne.id], rank: 3, decision: 'rejected' },
+      { ...clip, requestId: delivered!.id, startS: 39.5, endS: 42.5, trackId: deliveredOne.id, trackIds: [deliveredOne.id], rank: 1, decision: 'accepted', position: 1 },
     ]);
     await purgeExpiredIndexes(app.server.deps);
     const left = (await app.db.select({ id: faceTracks.id }).from(faceTracks).where(inArray(faceTracks.footageId, [closedFile.id, openFile.id]))).map((t) => t.id).sort();
     expect(left).toEqual([matched.id, alsoMatched.id, openNobody.id].sort());
     expect(left).not.toContain(nobody.id);
+    // The clips themselves stay (a delivered reel's review still lists them), without a face.
+    expect(await app.db.select({ id: appearances.id }).from(appearances).where(inArray(appearances.requestId, [request!.id, delivered!.id]))).toHaveLength(4);
     const states = await app.db.select({ id: footage.id, state: footage.indexState }).from(footage).where(inArray(footage.id, [closedFile.id, openFile.id]));
     expect(Object.fromEntries(states.map((s) => [s.id, s.state]))).toEqual({ [closedFile.id]: 'purged', [openFile.id]: 'indexed' });
   });

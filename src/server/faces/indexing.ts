@@ -266,7 +266,11 @@ export async function purgeExpiredIndexes(deps: Pick<AppDeps, 'db' | 'config'>):
       await tx.delete(faceTracks).where(
         and(
           inArray(faceTracks.footageId, unmatchedOnly),
-          sql`not exists (select 1 from ${appearances} a where a.track_id = ${faceTracks.id} or a.track_ids ? (${faceTracks.id})::text)`,
+          // Kept only for a proposal still to be decided or accepted, of a request not yet
+          // delivered: a rejected proposal, or a delivered reel, needs no one's face any more (issue 33).
+          sql`not exists (select 1 from ${appearances} a join ${highlightRequests} r on r.id = a.request_id
+            where (a.track_id = ${faceTracks.id} or a.track_ids ? (${faceTracks.id})::text)
+              and a.decision is distinct from 'rejected' and r.status <> 'delivered')`,
         ),
       );
     }
