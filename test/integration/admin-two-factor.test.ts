@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECOND_FACTOR } from '../../src/common/messages';
 import { RATE_RULES } from '../../src/server/http/rate-limit';
-import { admins } from '../../src/server/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { runAdminCommand } from '../../src/server/admin/service';
+import { admins, auditLog, session, twoFactor } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { jsonOf, requestFrom } from '../support/http';
@@ -59,6 +61,41 @@ async function passwordStep(u: User): Promise<string> {
   expect(hasSession(cookie)).toBe(false);
   return cookie;
 }
+
+describe('a lost factor, and a factor added (issue 33)', () => {
+  it('enrolling a second factor mails the admin; signing in with it later does not', async () => {
+    const admin = await grantedAdmin('Mia Mailed');
+    const signedIn = await signIn(admin);
+    const enrolled = await enrolByApi(app, jar(signedIn), admin.password);
+    const mail = await app.smtp.waitFor(admin.email, 'A second factor was added to your admin account');
+    expect(mail.text).toContain('reset-second-factor');
+    used.add(`${enrolled.secret}:${totp(enrolled.secret)}`); // the code enrolment took
+    const cookie = await passwordStep(admin);
+    expect((await post('/api/auth/two-factor/verify-totp', cookie, { code: freshTotp(enrolled.secret) })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(app.smtp.mails.filter((m) => m.to.includes(admin.email) && m.subject.includes('second factor'))).toHaveLength(1);
+  });
+
+  it('npm run admin -- reset-second-factor removes the factor, ends every session, is audited; the next sign-in enrols anew', async () => {
+    const admin = await grantedAdmin('Lou Lost-Phone');
+    const enrolled = await enrolByApi(app, jar(await signIn(admin)), admin.password);
+    expect((await whoami(enrolled.cookie)).status).toBe(200);
+    expect(await runAdminCommand(app.server.deps, 'reset-second-factor', admin.email)).toEqual({
+      ok: true,
+      message: `${admin.email} has no second factor now and is signed out everywhere; the next sign-in asks to set up a new one.`,
+    });
+    expect(await app.db.select().from(twoFactor).where(eq(twoFactor.userId, admin.userId))).toEqual([]);
+    expect(await app.db.select().from(session).where(eq(session.userId, admin.userId))).toEqual([]);
+    expect((await whoami(enrolled.cookie)).status).toBe(401);
+    const [entry] = await app.db.select().from(auditLog).where(and(eq(auditLog.subjectUserId, admin.userId), eq(auditLog.action, 'admin.reset-second-factor')));
+    expect(entry).toBeTruthy();
+    // The password alone now gives a session sent to enrolment, not the code step.
+    const again = await signIn(admin);
+    expect(await jsonOf(again)).not.toHaveProperty('twoFactorRedirect');
+    expect((await me(jar(again))).user).toMatchObject({ isAdmin: false, secondFactor: 'enrol' });
+    expect(await runAdminCommand(app.server.deps, 'reset-second-factor', 'nobody.here@example.com')).toEqual({ ok: false, message: 'No account with the email nobody.here@example.com.' });
+  });
+});
 
 describe('an admin granted without a second factor', () => {
   it('gets no admin data and is sent to enrolment, until a code from the app confirms it', async () => {

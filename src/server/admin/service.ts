@@ -4,6 +4,8 @@
 import { eraseAccount } from '../accounts/erasure';
 import { audit } from '../audit/log';
 import { endViewAsSessions } from '../auth/impersonation';
+import { eq } from 'drizzle-orm';
+import { session, twoFactor, user } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { findUserByEmail } from '../auth/accounts';
 import { grantAdmin, revokeAdmin } from './queries';
@@ -13,8 +15,8 @@ export interface AdminCommandResult {
   message: string;
 }
 
-export type AdminCommand = 'grant' | 'revoke' | 'erase';
-export const ADMIN_COMMANDS: readonly AdminCommand[] = ['grant', 'revoke', 'erase'];
+export type AdminCommand = 'grant' | 'revoke' | 'erase' | 'reset-second-factor';
+export const ADMIN_COMMANDS: readonly AdminCommand[] = ['grant', 'revoke', 'erase', 'reset-second-factor'];
 
 export async function runAdminCommand(deps: Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'bus'>, command: AdminCommand, email: string): Promise<AdminCommandResult> {
   const { db } = deps;
@@ -24,6 +26,18 @@ export async function runAdminCommand(deps: Pick<AppDeps, 'db' | 'storage' | 'ma
     const outcome = await eraseAccount(deps, account.id, { kind: 'command line' });
     if (outcome.erased) return { ok: true, message: `The account of ${email} is erased, with everything it held; a mail says so to the address.` };
     return { ok: false, message: outcome.reason === 'admin' ? `${email} is an admin: revoke first (npm run admin -- revoke ${email}), then erase.` : `No account with the email ${email}.` };
+  }
+  if (command === 'reset-second-factor') {
+    // For an admin who lost the phone and the recovery codes: the factor goes, every session
+    // ends, and the next sign-in asks to enrol a new one (which mails the admin).
+    if (!account) return { ok: false, message: `No account with the email ${email}.` };
+    await db.transaction(async (tx) => {
+      await tx.delete(twoFactor).where(eq(twoFactor.userId, account.id));
+      await tx.update(user).set({ twoFactorEnabled: false }).where(eq(user.id, account.id));
+      await tx.delete(session).where(eq(session.userId, account.id));
+    });
+    await audit(db, { actorId: null, action: 'admin.reset-second-factor', subjectUserId: account.id, details: { via: 'command line' } });
+    return { ok: true, message: `${email} has no second factor now and is signed out everywhere; the next sign-in asks to set up a new one.` };
   }
   if (!account) return { ok: false, message: `No account with the email ${email}. Sign up first, then grant.` };
   if (command === 'grant') {

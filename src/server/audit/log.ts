@@ -27,7 +27,8 @@ export type AuditAction =
   | 'promo.deactivate'
   | 'admin.grant'
   | 'admin.revoke'
-  | 'account.erase';
+  | 'account.erase'
+  | 'admin.reset-second-factor';
 
 export async function audit(
   db: Db,

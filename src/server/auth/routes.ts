@@ -2,6 +2,7 @@
 // rate limits, with better-auth's error texts replaced by the spec's. Every other better-auth
 // endpoint (update-user, change-password, delete-user, …) answers 404: the product changes a
 // profile through /api/profile, where the spec's rules are checked.
+import { eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../../common/constants';
@@ -9,6 +10,8 @@ import { AUTH_ERRORS, AUTH_REQUIRED, SECOND_FACTOR } from '../../common/messages
 import { emailSchema } from '../../common/schemas';
 import { clientIp } from '../http/client-ip';
 import type { AppDeps } from '../deps';
+import { user } from '../db/schema';
+import { secondFactorEnrolledMail } from '../mail/templates';
 import { apiError, tooManyRequests } from '../http/errors';
 import { accountAtAddress, RATE_RULES } from '../http/rate-limit';
 import { CLIENT_IP_HEADER, trustedOrigins } from './auth';
@@ -234,11 +237,14 @@ export function authRoutes(deps: AppDeps) {
     if (kind === 'totp' && !(await claimTotpCode(deps.db, subject.userId, code))) {
       return apiError(c, 401, 'CODE_ALREADY_USED', SECOND_FACTOR.codeUsed);
     }
+    // Confirming an enrolment (the factor not on yet): the admin is told by mail once it is.
+    const [before] = await deps.db.select({ enabled: user.twoFactorEnabled }).from(user).where(eq(user.id, subject.userId));
     const res = await forward(c, path, { code });
     if (res.status !== 200) {
       if (kind === 'totp') await releaseTotpCode(deps.db, subject.userId, code);
       return res;
     }
+    if (before && !before.enabled) await deps.mailer.send(secondFactorEnrolledMail(subject.email));
     await limiter.reset(RATE_RULES.twoFactorPerAccountAddress, pair);
     const headers = new Headers(res.headers);
     headers.delete('content-length');

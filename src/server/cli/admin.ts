@@ -12,7 +12,7 @@ import { DataDirLocked, lockDataDir } from '../db/lock';
 
 const [command, email] = process.argv.slice(2) as [AdminCommand | undefined, string | undefined];
 if (!command || !ADMIN_COMMANDS.includes(command) || !email) {
-  console.error('usage: npm run admin -- grant <email> | revoke <email> | erase <email>');
+  console.error('usage: npm run admin -- grant <email> | revoke <email> | erase <email> | reset-second-factor <email>');
   process.exit(2);
 }
 

@@ -49,6 +49,15 @@ export function resetPasswordMail(to: string, name: string | null, url: string):
   };
 }
 
+/** To an admin whenever a second factor is enrolled on their account: the alert if it was not them. */
+export function secondFactorEnrolledMail(to: string): MailMessage {
+  const lines = [
+    'An authenticator app was just set up as the second factor of your Get It On Tape admin account.',
+    'If this was you, there is nothing to do. If it was not, tell another admin at once: they can remove it with npm run admin -- reset-second-factor and your password should be changed.',
+  ];
+  return { to, subject: 'A second factor was added to your admin account', text: `${lines.join('\n\n')}\n`, html: layout('A second factor was added to your admin account', lines) };
+}
+
 /** After an account is erased: no name (it is gone), only that it happened. */
 export function accountErasedMail(to: string): MailMessage {
   const lines = [
