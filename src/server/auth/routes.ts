@@ -187,7 +187,7 @@ export function authRoutes(deps: AppDeps) {
     const headers = new Headers({ [CLIENT_IP_HEADER]: ip });
     setImmediate(() => {
       // Past the account's mail cap the answer stays the same and no mail goes out.
-      (known ? Promise.resolve({ allowed: true }) : limiter.hit(RATE_RULES.resetMailPerAccount, email))
+      (known ? Promise.resolve({ allowed: true }) : limiter.check([[RATE_RULES.resetMailPerAccount, email], [RATE_RULES.unaskedMailPerRecipient, email]]))
         .then((mail) => {
           if (!mail.allowed) return;
           return auth.api.requestPasswordReset({ body: { email, redirectTo: body.redirectTo as string | undefined }, headers });
@@ -304,7 +304,7 @@ export function authRoutes(deps: AppDeps) {
           [RATE_RULES.verificationPerAccount, known ? null : email],
         ]);
         if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
-        const mail = known ? { allowed: true } : await limiter.hit(RATE_RULES.verificationMailPerAccount, email);
+        const mail = known ? { allowed: true } : await limiter.check([[RATE_RULES.verificationMailPerAccount, email], [RATE_RULES.unaskedMailPerRecipient, email]]);
         if (!mail.allowed) return verificationNotSent(c);
         return forward(c, path, { email, callbackURL: body.callbackURL });
       }

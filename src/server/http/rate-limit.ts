@@ -62,6 +62,12 @@ export const RATE_RULES = {
   verificationPerAccountAddress: { name: 'verification:account-ip', scope: 'account-address', limit: 3, windowSeconds: 60 * 60 },
   verificationPerAccount: { name: 'verification:account', scope: 'account', limit: 20, windowSeconds: 60 * 60 },
   verificationMailPerAccount: { name: 'verification-mail:account', scope: 'recipient', limit: 5, windowSeconds: 60 * 60 },
+  /**
+   * Reset and confirmation mails to one address that were not asked for from its owner's known
+   * browser, together: at most 3 a day (issue 33, finding 4), so nobody can send an address our
+   * mails every hour. The owner's known browser is not held by it.
+   */
+  unaskedMailPerRecipient: { name: 'unasked-mail:recipient', scope: 'recipient', limit: 3, windowSeconds: 24 * 60 * 60 },
   contactPerIp: { name: 'contact:ip', scope: 'address', limit: 5, windowSeconds: 10 * 60 },
   /** Auto-replies to one address: the form cannot be used to flood someone's inbox. */
   contactAutoReplyPerRecipient: { name: 'contact-reply:recipient', scope: 'recipient', limit: 2, windowSeconds: 24 * 60 * 60 },
