@@ -288,7 +288,7 @@ export const FOOTAGE = {
   states: { queued: 'Waiting to index', indexing: 'Indexing', indexed: 'Indexed', failed: 'Failed', purged: 'Index deleted' } as Record<string, string>,
   reindex: 'Re-index',
   /** Retention (issue 33, finding 2): when a file goes, and why it cannot be indexed again once its index was deleted. */
-  deletesOn: (date: string) => `Deleted on ${date}`,
+  deletesOn: (date: string) => `Will be deleted on ${date}`,
   keptForRequest: 'Kept while a request made for this event needs it',
   purgedNoReindex: 'This file’s face index was deleted under the retention policy: it cannot be indexed again.',
   delete: 'Delete',
