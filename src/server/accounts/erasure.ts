@@ -8,7 +8,6 @@ import { eq, inArray, lt, and, sql } from 'drizzle-orm';
 import type { AppDeps } from '../deps';
 import { audit } from '../audit/log';
 import type { Auth } from '../auth/auth';
-import type { Db } from '../db/client';
 import { admins, contactMessages, homepageSignups, highlightRequests, orders, user, userProfiles, verification } from '../db/schema';
 import { deleteMatchedFaces } from '../faces/references';
 import { accountErasedMail } from '../mail/templates';
@@ -90,10 +89,4 @@ export async function passwordIsRight(auth: Auth, userId: string, password: stri
   const account = await context.internalAdapter.findCredentialAccount(userId);
   if (!account?.password) return false;
   return context.password.verify({ hash: account.password, password });
-}
-
-/** Whether the user still exists (a job checks before it writes back). */
-export async function accountExists(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db.select({ id: user.id }).from(user).where(eq(user.id, userId)).limit(1);
-  return Boolean(row);
 }
