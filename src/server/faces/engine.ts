@@ -1,11 +1,13 @@
 // The face models: face-api's detectors, 68-point landmarks and 128-value descriptor, run by
-// TensorFlow.js on its WebAssembly backend, except the video frames' detector, which runs the
-// same weights on ONNX Runtime (tiny-detector.ts). Everything ships inside the npm packages: the
-// weights are read from face-api's model folder and the .wasm files from the backend's dist
-// folder, so nothing is fetched at install or run time. Loaded once per thread (see worker.ts).
+// TensorFlow.js on its WebAssembly backend, except the video frames' detector and the descriptor
+// net, which run the same weights on ONNX Runtime (tiny-detector.ts, recognition-net.ts).
+// Everything ships inside the npm packages: the weights are read from face-api's model folder and
+// the .wasm files from the backend's dist folder, so nothing is fetched at install or run time.
+// Loaded once per thread (see worker.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { createRecognitionSession, RECOGNITION_SIZE, type RecognitionSession } from './recognition-net';
 import { createTinyDetectorSession, type TinyDetectorSession } from './tiny-detector';
 import { iou } from './tracker';
 
@@ -76,7 +78,11 @@ export function loadFaceEngine(): Promise<FaceEngine> {
     loadNet(tf, faceapi.nets.ssdMobilenetv1, modelDir, 'ssd_mobilenetv1');
     loadNet(tf, faceapi.nets.faceLandmark68Net, modelDir, 'face_landmark_68');
     loadNet(tf, faceapi.nets.faceRecognitionNet, modelDir, 'face_recognition');
-    return createEngine(tf, faceapi, await createTinyDetectorSession(faceapi.nets.tinyFaceDetector.params));
+    const [detector, recognition] = await Promise.all([
+      createTinyDetectorSession(faceapi.nets.tinyFaceDetector.params),
+      createRecognitionSession(faceapi.nets.faceRecognitionNet.params),
+    ]);
+    return createEngine(tf, faceapi, detector, recognition);
   })();
   return loading;
 }
@@ -130,7 +136,7 @@ function toBoxes(results: Array<{ box: Box & { width: number; height: number }; 
   return results.map((d) => ({ x: d.box.x, y: d.box.y, w: d.box.width, h: d.box.height, score: d.score }));
 }
 
-function createEngine(tf: Tf, faceapi: FaceApi, tinyDetector: TinyDetectorSession): FaceEngine {
+function createEngine(tf: Tf, faceapi: FaceApi, tinyDetector: TinyDetectorSession, recognition: RecognitionSession): FaceEngine {
   const tensorOf = (frame: RgbFrame) => tf.tensor3d(frame.data, [frame.height, frame.width, 3], 'int32');
   return {
     async detectFast(frame, scales, minScore) {
@@ -177,8 +183,10 @@ function createEngine(tf: Tf, faceapi: FaceApi, tinyDetector: TinyDetectorSessio
         // which way the face is turned as much (measured in docs/decisions/0011).
         const mirrored = tf.reverse(alignedTensor, 1);
         tensors.push(mirrored);
-        const a = (await faceapi.computeFaceDescriptor(alignedTensor)) as Float32Array;
-        const b = (await faceapi.computeFaceDescriptor(mirrored)) as Float32Array;
+        // face-api's own batch of the two (padded square, resized), through the net on ONNX Runtime.
+        const batch = (await faceapi.toNetInput([alignedTensor, mirrored])).toBatchTensor(RECOGNITION_SIZE, true);
+        tensors.push(batch);
+        const [a, b] = (await recognition.run((await batch.data()) as Float32Array, 2)) as [Float32Array, Float32Array];
         const descriptor = new Float32Array(a.length);
         for (let i = 0; i < a.length; i++) descriptor[i] = (a[i]! + b[i]!) / 2;
         return { descriptor, frontalness: frontalnessOf(landmarks.positions), sharpness: sharpnessOf(cropRgb(crop, inner)) };

@@ -1,13 +1,14 @@
 // Writes a small ONNX model (the protobuf that ONNX Runtime loads) from weights already in
 // memory, so a network whose weights ship in an npm package in another format can run on ONNX
-// Runtime's native CPU kernels. Only what the face detector's graph needs: float weights, nodes
-// with int, ints, float and string attributes, inputs with named (free) dimensions.
+// Runtime's native CPU kernels. Only what the face models' graphs need: float weights and int64
+// constants, nodes with int, ints, float and string attributes, inputs with named (free)
+// dimensions.
 
-/** A float tensor, row-major in the shape given. */
+/** A float (or int64: shapes, pads) tensor, row-major in the shape given. */
 export interface Initializer {
   name: string;
   dims: number[];
-  data: Float32Array;
+  data: Float32Array | BigInt64Array;
 }
 export interface GraphNode {
   op: string;
@@ -97,7 +98,7 @@ class Message {
 function tensorProto(tensor: Initializer): Message {
   const m = new Message();
   for (const d of tensor.dims) m.int(1, d);
-  m.int(2, FLOAT).string(8, tensor.name);
+  m.int(2, tensor.data instanceof BigInt64Array ? ELEMENT_TYPES.int64 : FLOAT).string(8, tensor.name);
   const raw = new Uint8Array(tensor.data.buffer, tensor.data.byteOffset, tensor.data.byteLength);
   return m.bytes(9, raw);
 }
