@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { AUTH_REQUIRED, FIELD_ERRORS, GUARDIAN_AGREEMENT, LABELS } from '../../src/common/messages';
 import { DASHBOARD, FINISH_PROFILE, PROFILE, REQUEST, TUTORIAL } from '../../src/common/dashboard-messages';
+import { PRICES } from '../../src/common/prices';
 import { expectAccessible } from './a11y';
 import { launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
@@ -138,6 +139,10 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
 
   // Request a reel: the event needs games; then the form locks.
   const card = page.locator('section', { has: page.getByRole('heading', { name: DASHBOARD.cards.request }) });
+  // The price is said before anything is asked (issue 34, item 4).
+  expect(await card.getByTestId('request-price').textContent()).toBe(PRICES.requestForm);
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, 'dashboard-02c-request-price-1280');
   await card.getByRole('button', { name: 'Submit Request' }).click();
   await page.getByText(REQUEST.eventRequired.description).waitFor();
   await card.getByRole('radio', { name: /Austin Fall League/ }).check();
@@ -151,6 +156,7 @@ it('lets a verified athlete set up the profile and request a reel', async () => 
   const locked = card.getByRole('button', { name: DASHBOARD.requestSubmitted });
   await locked.waitFor();
   expect(await locked.isDisabled()).toBe(true);
+  expect(await card.getByTestId('request-price').count()).toBe(0);
   await page.reload();
   await card.getByRole('button', { name: DASHBOARD.requestSubmitted }).waitFor();
   // After a reload the locked form still shows what was asked for (issue 7, rough edge 5).

@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { measurePageWeight, PUBLIC_PAGES } from '../../bench/page-weight';
 import { launchBrowser, newPage, shot, startProduct, type Product } from './support';
 import { expectAccessible } from './a11y';
+import { PRICES } from '../../src/common/prices';
 
 let product: Product;
 let browser: Browser;
@@ -39,6 +40,11 @@ it.each(PUBLIC_PAGES)('%s arrives prerendered, hydrates cleanly and stays within
   expect(weight.js, `${path}: ${(weight.js / 1024).toFixed(1)} KB of JavaScript`).toBeLessThanOrEqual(JS_BUDGET);
   // Only the Latin font files.
   expect(weight.files.filter((f) => f.kind === 'font').every((f) => /latin-/.test(f.url) && !/latin-ext/.test(f.url))).toBe(true);
+});
+
+it('the home page says what a reel costs before anything is asked, in its prerendered HTML', async () => {
+  const html = await (await fetch(`${product.url}/`)).text();
+  expect(html).toContain(PRICES.home);
 });
 
 it('a rate-limited sign-in says how long to wait', async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPANY } from '../../src/common/company';
 import { CHECKOUT } from '../../src/common/dashboard-messages';
 import { PROCESSING_TIME } from '../../src/common/constants';
+import { PRICES } from '../../src/common/prices';
 import { footage, highlightRequests, orders, promoCodes, reelRenders, userStills } from '../../src/server/db/schema';
 import { probeVideo } from '../../src/server/media/ffmpeg';
 import { PREVIEW_FORMAT } from '../../src/server/reels/preview';
@@ -126,6 +127,7 @@ describe('an event without footage: videos made by hand after payment', () => {
     const mail = await app.smtp.waitFor(chicago.email, READY_MAIL);
     expect(linkIn(mail)).toBe(`${app.origin}/dashboard`);
     expect(mail.text).toContain(PROCESSING_TIME);
+    expect(mail.text).toContain(PRICES.mail);
     // Undo and approve again: still the one mail.
     expect((await app.fetch(`/api/admin/requests/${request!.id}/undo`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
     expect((await app.fetch(`/api/admin/requests/${request!.id}/acknowledge`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
@@ -239,6 +241,7 @@ describe('the render and its preview', () => {
     const mail = await app.smtp.waitFor(ava.email, READY_MAIL);
     expect(linkIn(mail)).toBe(`${app.origin}/dashboard#reel-preview`);
     expect(mail.text).not.toContain(PROCESSING_TIME);
+    expect(mail.text).toContain(PRICES.mail);
     expect(mailsTo(ava, 'highlight reel is ready')).toHaveLength(0);
   }, 300_000);
 

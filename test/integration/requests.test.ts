@@ -1,10 +1,13 @@
 // Highlight-reel requests: the events on offer (GET /api/events), submitting a request
-// (POST /api/requests) with its rules and the team's notification, and listing one's own.
+// (POST /api/requests) with its rules, the team's notification and the family's confirmation with
+// the price, and listing one's own.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REQUIRED } from '../../src/common/messages';
 import { REQUEST } from '../../src/common/dashboard-messages';
 import { COMPANY } from '../../src/common/company';
+import { REEL_PRICE_CENTS } from '../../src/common/constants';
+import { PRICES } from '../../src/common/prices';
 import { highlightRequests } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { jsonOf, settle } from '../support/http';
@@ -157,6 +160,26 @@ describe('POST /api/requests', () => {
     for (const label of labels) expect(mail.text).toContain(label);
     for (const g of austin.games.filter((x) => !chosen.includes(x))) expect(mail.text).not.toContain(g.label);
     expect(mail.replyTo).toContain(user.email);
+  });
+
+  it('mails the family that their request arrived: what they asked for, what happens next and the price, before any payment', async () => {
+    const user = await createVerifiedUser(app, { fullName: 'Morgan Price' });
+    const res = await submit(user, { eventId: AUSTIN, games: [austin.games[1]!.id] });
+    expect(res.status).toBe(201);
+    const mail = await app.smtp.waitFor(user.email, 'We have your highlight reel request');
+    expect(mail.text).toContain('Hi Morgan,');
+    expect(mail.text).toContain(`from Austin Fall League`);
+    expect(mail.text).toContain(austin.games[1]!.label);
+    expect(mail.text).toContain('You pay nothing before then.');
+    expect(mail.text).toContain(PRICES.mail);
+    expect(mail.text).toContain(`$${REEL_PRICE_CENTS / 100}`);
+    expect(mail.text).toContain('/dashboard');
+
+    // A refused request (the same event again) mails neither the family nor the team again.
+    await expectRefused(user, { eventId: AUSTIN, games: [austin.games[2]!.id] }, 409, 'ALREADY_OPEN', REQUEST.alreadyOpen);
+    await settle(300);
+    expect(app.smtp.mails.filter((m) => m.to.includes(user.email) && m.subject === 'We have your highlight reel request')).toHaveLength(1);
+    expect(teamMails('Morgan Price')).toHaveLength(1);
   });
 
   it('refuses a second open request for the same event (409) until the first is delivered', async () => {

@@ -3,6 +3,7 @@
 import { COMPANY } from '../../common/company';
 import { PROCESSING_TIME } from '../../common/constants';
 import { DASHBOARD } from '../../common/dashboard-messages';
+import { PRICES } from '../../common/prices';
 import type { MailMessage } from './mailer';
 
 const escape = (s: string) =>
@@ -225,6 +226,25 @@ export function reelDeliveredMail(p: { to: string; firstName: string | null; eve
 }
 
 /**
+ * To the family, when their request arrives: what they asked for, what happens next and what it
+ * will cost, before they are asked to pay anything.
+ */
+export function requestReceivedMail(p: { to: string; firstName: string | null; event: string; games: string[]; dashboardUrl: string }): MailMessage {
+  const lines = [
+    `Hi ${p.firstName || 'there'},`,
+    `We have your request for a highlight reel from ${p.event}${p.games.length ? ` (${p.games.join(', ')})` : ''}.`,
+    'What happens next: our team looks at it and we e-mail you as soon as your reel is ready to purchase. You pay nothing before then.',
+    PRICES.mail,
+  ];
+  return {
+    to: p.to,
+    subject: 'We have your highlight reel request',
+    text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
+    html: layout('We have your highlight reel request', lines, { label: 'Go to your dashboard', url: p.dashboardUrl }),
+  };
+}
+
+/**
  * The family's reel can be bought: sent once per request, when the first render of a reel made
  * from the event's footage is ready (with its preview), or at approval when the team makes the
  * videos by hand after payment.
@@ -237,6 +257,7 @@ export function readyToPurchaseMail(p: { to: string; firstName: string | null; a
     p.preview
       ? 'Watch a short preview on your dashboard. Once you purchase, the full reel, a vertical cut for social media and the photo stills unlock at once.'
       : `Purchase it on your dashboard. Our team then makes your videos: they arrive in ${PROCESSING_TIME}.`,
+    PRICES.mail,
   ];
   const label = p.preview ? 'Watch the preview' : 'Go to your dashboard';
   return {

@@ -1,5 +1,6 @@
 // Highlight-reel requests from athletes: validated against the event's games, one open request
-// per event, stored first and then mailed to the team.
+// per event, stored first and then mailed to the team, and to the family with what happens next
+// and the price.
 import { and, eq, inArray, notExists } from 'drizzle-orm';
 import { REQUEST } from '../../common/dashboard-messages';
 import { ADMIN } from '../../common/admin-messages';
@@ -9,8 +10,8 @@ import { isUniqueViolation, isUuid } from '../db/errors';
 import { highlightRequests, orders, userProfiles } from '../db/schema';
 import { listActiveEvents } from '../events/routes';
 import type { Mailer } from '../mail/mailer';
-import { highlightRequestMail } from '../mail/templates';
-import type { JobQueue } from '../jobs/queue';
+import { highlightRequestMail, requestReceivedMail } from '../mail/templates';
+import { jobIdFor, type JobQueue } from '../jobs/queue';
 import type { EventBus } from '../realtime/bus';
 import type { AppDeps } from '../deps';
 import { announceReadyToPurchase } from './reel-progress';
@@ -40,7 +41,7 @@ export function toRequestDto(r: RequestRow) {
 }
 
 export async function createRequest(
-  deps: { db: Db; mailer: Mailer; bus: EventBus },
+  deps: { db: Db; mailer: Mailer; bus: EventBus; config: { baseUrl: string } },
   userId: string,
   input: { eventId: string; games: string[] },
 ): Promise<RequestRow> {
@@ -98,6 +99,16 @@ export async function createRequest(
   } catch (error) {
     // The request is stored and shows in the admin list; the mail is only a heads-up.
     console.error('[requests] team notification failed for', row.id, (error as Error).message);
+  }
+  if (profile?.email) {
+    try {
+      await deps.mailer.send(
+        requestReceivedMail({ to: profile.email, firstName: profile.firstName, event: row.event, games: row.games, dashboardUrl: `${deps.config.baseUrl}/dashboard` }),
+        { id: jobIdFor(`request-received:${row.id}`) },
+      );
+    } catch (error) {
+      console.error('[requests] confirmation mail failed for', row.id, (error as Error).message);
+    }
   }
   return row;
 }

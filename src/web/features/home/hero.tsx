@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { MOBILE_BREAKPOINT_PX } from '../../../common/constants';
 import { BRAND } from '../../../common/messages';
+import { PRICES } from '../../../common/prices';
 import { Button } from '../../ui/button';
 
 const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`;
@@ -75,6 +76,9 @@ export function Hero() {
         </h1>
         <p className="mt-6 max-w-xl text-base text-neutral-200 md:text-lg">
           We film the game from every angle. You get your athlete's highlight reel and photo stills, ready to share.
+        </p>
+        <p className="mt-3 max-w-xl text-sm text-neutral-300 md:text-base" data-testid="home-price">
+          {PRICES.home}
         </p>
         <Button asChild size="xl" className="mt-10">
           {/* A call to sign up opens the Create Account tab, as the nav bar's SIGN UP does. */}

@@ -2,6 +2,7 @@
 // submit the form locks; it stays locked, showing what was asked for, while a request is open.
 import { useState, type FormEvent } from 'react';
 import { DASHBOARD, REQUEST } from '../../../common/dashboard-messages';
+import { PRICES } from '../../../common/prices';
 import { cn } from '../../lib/cn';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
@@ -95,6 +96,11 @@ export function RequestForm() {
               </div>
             )}
           </fieldset>
+          {!locked && (
+            <p className="text-sm text-neutral-400" data-testid="request-price">
+              {PRICES.requestForm}
+            </p>
+          )}
           <Button type="submit" disabled={locked || submit.isPending}>
             {locked ? DASHBOARD.requestSubmitted : submit.isPending ? 'Submitting...' : 'Submit Request'}
           </Button>
