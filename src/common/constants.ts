@@ -1,4 +1,5 @@
 // Business constants from the product spec, shared by the browser and the server.
+import prices from '../../config/prices.json';
 
 export const MIN_PASSWORD_LENGTH = 6;
 /** The terms: nobody under 13 may have an account; under 18 only with a parent's or guardian's agreement. */
@@ -50,9 +51,10 @@ export const AVATAR_ZOOM = { min: 0.5, max: 3 } as const;
 export const THUMBNAIL_JPEG_QUALITY = 0.95;
 export const THUMBNAIL_SCRUB_STEP_S = 0.1;
 export const BANNER_HEIGHT_PX = 320;
-export const REEL_PRICE_CENTS = 15_000;
-/** How long a purchased reel takes (the spec's processing time). */
-export const PROCESSING_TIME = '7-10 business days';
+/** The reel's price in cents, from the price list (config/prices.json; see common/prices.ts). */
+export const REEL_PRICE_CENTS: number = prices.reelCents;
+/** How long a reel the team makes by hand takes after payment (the spec's processing time). */
+export const PROCESSING_TIME: string = prices.processingTime;
 /** The spec's admin video upload limit. */
 export const VIDEO_MAX_BYTES = 500 * 1024 * 1024;
 export const READY_REQUEST_POLL_MS = 10_000;

@@ -1,5 +1,6 @@
-// The price list: what a family pays, said before anything is asked of them (the home page, the
-// request form, the mails) and charged at checkout (server/payments/pricing.ts). Change it here.
+// The price list (config/prices.json): what a family pays, said before anything is asked of them
+// (the home page, the request form, the mails) and charged at checkout (server/payments/pricing.ts).
+// Edit config/prices.json to change it; the web app is built with it.
 import { PROCESSING_TIME, REEL_PRICE_CENTS } from './constants';
 
 /** Whole dollars as "$150", others with their cents ("$127.50"). */

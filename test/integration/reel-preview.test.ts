@@ -162,6 +162,8 @@ describe('nothing found', () => {
     const mail = await eventually(async () => teamMails('Nothing found')[0], 10_000);
     expect(mail.text).toContain('Cleo Park');
     expect(linkIn(mail)).toBe(`${app.origin}/admin/requests/${cleoRequest}`);
+    // The team can answer the family straight from it.
+    expect(mail.replyTo).toContain(cleo.email);
     // Ava was found: no such mail about her.
     expect(teamMails('Nothing found').filter((m) => m.subject.includes('Ava'))).toHaveLength(0);
 
@@ -242,6 +244,7 @@ describe('the render and its preview', () => {
     expect(linkIn(mail)).toBe(`${app.origin}/dashboard#reel-preview`);
     expect(mail.text).not.toContain(PROCESSING_TIME);
     expect(mail.text).toContain(PRICES.mail);
+    expect(mail.replyTo).toContain(COMPANY.email);
     expect(mailsTo(ava, 'highlight reel is ready')).toHaveLength(0);
   }, 300_000);
 
@@ -300,6 +303,8 @@ describe('the render and its preview', () => {
     expect((await app.fetch(`/api/media/${stills[0]!.storageUrl}`, { cookie: ava.cookie })).status).toBe(200);
     const receipt = await app.smtp.waitFor(ava.email, 'order is confirmed');
     expect(receipt.text).not.toContain(PROCESSING_TIME);
+    // The family can answer the receipt: the reply goes to the address on the Contact page.
+    expect(receipt.replyTo).toContain(COMPANY.email);
     await app.smtp.waitFor(ava.email, 'highlight reel is ready');
     expect(mailsTo(ava, READY_MAIL)).toHaveLength(1);
   }, 60_000);

@@ -174,6 +174,7 @@ describe('POST /api/requests', () => {
     expect(mail.text).toContain(PRICES.mail);
     expect(mail.text).toContain(`$${REEL_PRICE_CENTS / 100}`);
     expect(mail.text).toContain('/dashboard');
+    expect(mail.replyTo).toContain(COMPANY.email);
 
     // A refused request (the same event again) mails neither the family nor the team again.
     await expectRefused(user, { eventId: AUSTIN, games: [austin.games[2]!.id] }, 409, 'ALREADY_OPEN', REQUEST.alreadyOpen);

@@ -6,6 +6,9 @@ import { DASHBOARD } from '../../common/dashboard-messages';
 import { PRICES } from '../../common/prices';
 import type { MailMessage } from './mailer';
 
+/** Where a family's answer to one of our mails goes: the address on the Contact page. */
+const FAMILY_REPLY_TO = COMPANY.email;
+
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -204,6 +207,7 @@ export function receiptMail(p: {
   ];
   return {
     to: p.to,
+    replyTo: FAMILY_REPLY_TO,
     subject: 'Your highlight reel order is confirmed',
     text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
     html: layout('Your highlight reel order is confirmed', lines, { label: 'Go to your dashboard', url: p.dashboardUrl }),
@@ -219,6 +223,7 @@ export function reelDeliveredMail(p: { to: string; firstName: string | null; eve
   ];
   return {
     to: p.to,
+    replyTo: FAMILY_REPLY_TO,
     subject: 'Your highlight reel is ready',
     text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
     html: layout('Your highlight reel is ready', lines, { label: 'Watch your reel', url: p.dashboardUrl }),
@@ -238,6 +243,7 @@ export function requestReceivedMail(p: { to: string; firstName: string | null; e
   ];
   return {
     to: p.to,
+    replyTo: FAMILY_REPLY_TO,
     subject: 'We have your highlight reel request',
     text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
     html: layout('We have your highlight reel request', lines, { label: 'Go to your dashboard', url: p.dashboardUrl }),
@@ -262,6 +268,7 @@ export function readyToPurchaseMail(p: { to: string; firstName: string | null; a
   const label = p.preview ? 'Watch the preview' : 'Go to your dashboard';
   return {
     to: p.to,
+    replyTo: FAMILY_REPLY_TO,
     subject: `Ready to purchase: ${p.athleteName ? `${p.athleteName}'s` : 'your'} highlight reel`,
     text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
     html: layout('Your highlight reel is ready to purchase', lines, { label, url: p.dashboardUrl }),
@@ -269,13 +276,15 @@ export function readyToPurchaseMail(p: { to: string; firstName: string | null; a
 }
 
 /** To the team: matching found the athlete nowhere in the footage, before the family is asked to pay. */
-export function nothingFoundMail(p: { athleteName: string; event: string; reviewUrl: string }): MailMessage {
+export function nothingFoundMail(p: { athleteName: string; familyEmail: string | null; event: string; reviewUrl: string }): MailMessage {
   const lines = [
     `Face matching found no appearance of ${p.athleteName || 'the athlete'} in the footage of ${p.event}.`,
     'The family is not asked to pay: their dashboard asks them to add 2-3 clear reference photos. Check the footage and the references on the review screen, add clips by hand or run the matching again.',
   ];
   return {
     to: COMPANY.teamInbox,
+    // The team answers the family straight from the mail.
+    ...(p.familyEmail ? { replyTo: p.familyEmail } : {}),
     subject: `Nothing found: ${p.athleteName || 'athlete'} (${p.event})`,
     text: `${lines.join('\n\n')}\n\n${p.reviewUrl}\n`,
     html: layout('Nothing found in the footage', lines, { label: 'Open the review', url: p.reviewUrl }),

@@ -139,10 +139,14 @@ export async function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' |
   const [request] = await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
   const facts = request && (await reelFactsOfRequest(deps.db, request.id));
   if (!request || !facts || !facts.markedNothingFound) return false;
-  const [profile] = await deps.db.select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName }).from(userProfiles).where(eq(userProfiles.id, request.userId));
+  const [profile] = await deps.db
+    .select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName, email: userProfiles.email })
+    .from(userProfiles)
+    .where(eq(userProfiles.id, request.userId));
   await deps.mailer.send(
     nothingFoundMail({
       athleteName: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),
+      familyEmail: profile?.email ?? null,
       event: request.event,
       reviewUrl: `${deps.config.baseUrl}/admin/requests/${request.id}`,
     }),
