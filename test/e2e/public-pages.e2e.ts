@@ -47,6 +47,30 @@ it('the home page says what a reel costs before anything is asked, in its preren
   expect(html).toContain(PRICES.home);
 });
 
+it('a focused field does not look like a field with an error (issue 34, item 7)', async () => {
+  const { page } = await newPage(browser);
+  await page.goto(`${product.url}/auth`);
+  const email = page.getByLabel('Email');
+  const borderOf = () => email.evaluate((el) => getComputedStyle(el).borderTopColor);
+  const idle = await borderOf();
+  await email.focus();
+  const focused = await borderOf();
+  await shot(page, 'auth-focused-field');
+  // An empty sign-in marks the field with its error.
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+  await page.locator('input[aria-invalid="true"]').first().waitFor();
+  expect(await email.getAttribute('aria-invalid')).toBe('true');
+  await email.focus();
+  const errorFocused = await borderOf();
+  await shot(page, 'auth-focused-field-with-error');
+  await page.getByLabel('Password').focus();
+  const error = await borderOf();
+  expect(focused).not.toBe(idle);
+  expect(focused).not.toBe(error);
+  expect(errorFocused).toBe(error);
+  await page.context().close();
+});
+
 it('a rate-limited sign-in says how long to wait', async () => {
   const { page } = await newPage(browser);
   await page.goto(`${product.url}/auth`);

@@ -2,8 +2,10 @@
 import { useId, type ComponentProps, type ReactElement, cloneElement } from 'react';
 import { cn } from '../lib/cn';
 
+// Red means "something is wrong" here: a focused field is marked in light grey, and only a field
+// with an error is red, focused or not.
 const controlClass =
-  'w-full rounded-md border border-neutral-700 bg-neutral-900 px-3 py-2.5 text-base text-white placeholder:text-neutral-500 focus:border-red-500 focus:outline-none focus:ring-2 focus:ring-red-500/40 disabled:opacity-60 aria-[invalid=true]:border-red-500';
+  'w-full rounded-md border border-neutral-700 bg-neutral-900 px-3 py-2.5 text-base text-white placeholder:text-neutral-500 focus:border-neutral-300 focus:outline-none focus:ring-2 focus:ring-neutral-300/40 disabled:opacity-60 aria-[invalid=true]:border-red-500 aria-[invalid=true]:focus:ring-red-500/40';
 
 export function Input({ className, ...props }: ComponentProps<'input'>) {
   return <input className={cn(controlClass, 'h-11', className)} {...props} />;
