@@ -14,6 +14,11 @@ export function AddClip({ review }: { review: Review }) {
   const [end, setEnd] = useState('5');
   const [error, setError] = useState<string | undefined>();
   const gameLabel = (id: string) => review.games.find((g) => g.id === id)?.label ?? id;
+  // An error is about the span that was sent: it goes as soon as the admin changes it.
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setError(undefined);
+  };
   if (!files.length) return null;
   const chosen = files.find((f) => f.id === footageId);
   return (
@@ -38,7 +43,7 @@ export function AddClip({ review }: { review: Review }) {
         }}
       >
         <Field label={REVIEW.addFootage} className="col-span-2 sm:col-span-3">
-          <NativeSelect value={footageId} onChange={(e) => setFootageId(e.target.value)}>
+          <NativeSelect value={footageId} onChange={(e) => edit(setFootageId)(e.target.value)}>
             {files.map((f) => (
               <option key={f.id} value={f.id}>
                 {gameLabel(f.gameId)} · {f.camera} ({Math.round(f.durationSeconds!)} s)
@@ -47,10 +52,10 @@ export function AddClip({ review }: { review: Review }) {
           </NativeSelect>
         </Field>
         <Field label={REVIEW.start}>
-          <Input type="number" inputMode="decimal" step={0.1} min={0} max={chosen?.durationSeconds ?? undefined} value={start} onChange={(e) => setStart(e.target.value)} />
+          <Input type="number" inputMode="decimal" step={0.1} min={0} max={chosen?.durationSeconds ?? undefined} value={start} onChange={(e) => edit(setStart)(e.target.value)} />
         </Field>
         <Field label={REVIEW.end}>
-          <Input type="number" inputMode="decimal" step={0.1} min={0} max={chosen?.durationSeconds ?? undefined} value={end} onChange={(e) => setEnd(e.target.value)} />
+          <Input type="number" inputMode="decimal" step={0.1} min={0} max={chosen?.durationSeconds ?? undefined} value={end} onChange={(e) => edit(setEnd)(e.target.value)} />
         </Field>
         {/* Not disabled while it saves: a disabled button would drop the keyboard's focus. */}
         <Button type="submit" variant="outline" className="col-span-2 aria-disabled:opacity-50 sm:col-span-1" aria-disabled={add.isPending}>

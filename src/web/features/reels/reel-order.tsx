@@ -65,6 +65,11 @@ function TrimEditor({ review, clip, remember }: { review: Review; clip: ReviewCl
   const [error, setError] = useState<string | null>(null);
   const duration = review.footage.find((f) => f.id === clip.footageId)?.durationSeconds ?? undefined;
   const changed = Number(start) !== clip.startS || Number(end) !== clip.endS;
+  // An error is about the span that was sent: it goes as soon as the admin changes it.
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setError(null);
+  };
   return (
     <form
       className="flex flex-wrap items-end gap-2"
@@ -88,11 +93,11 @@ function TrimEditor({ review, clip, remember }: { review: Review; clip: ReviewCl
     >
       <label className="flex flex-col gap-1 text-xs text-neutral-300">
         {REVIEW.start}
-        <Input type="number" inputMode="decimal" step={0.1} min={0} max={duration} value={start} onChange={(e) => setStart(e.target.value)} className="h-9 w-24" data-focus-key={`${clip.id}:start`} />
+        <Input type="number" inputMode="decimal" step={0.1} min={0} max={duration} value={start} onChange={(e) => edit(setStart)(e.target.value)} className="h-9 w-24" data-focus-key={`${clip.id}:start`} />
       </label>
       <label className="flex flex-col gap-1 text-xs text-neutral-300">
         {REVIEW.end}
-        <Input type="number" inputMode="decimal" step={0.1} min={0} max={duration} value={end} onChange={(e) => setEnd(e.target.value)} className="h-9 w-24" data-focus-key={`${clip.id}:end`} />
+        <Input type="number" inputMode="decimal" step={0.1} min={0} max={duration} value={end} onChange={(e) => edit(setEnd)(e.target.value)} className="h-9 w-24" data-focus-key={`${clip.id}:end`} />
       </label>
       <Button size="sm" variant="outline" type="submit" aria-disabled={!changed || trim.isPending} className={unavailable} data-focus-key={`${clip.id}:save`}>
         {REVIEW.saveTrim}
