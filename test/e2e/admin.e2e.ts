@@ -53,9 +53,21 @@ async function enrolThroughScreens(page: Page, password: string, width: string):
   expect(await page.getByTestId('totp-uri').textContent()).toContain(`secret=${secret}`);
   await shot(page, `admin-00-two-factor-setup-${width}`);
   await expectAccessible(page, 'second factor enrolment');
+  // A wrong code first: its error toast must not come back once the right code has gone through.
+  const wrong = totp(secret) === '000000' ? '111111' : '000000';
+  await page.getByLabel(SECOND_FACTOR.codeLabel, { exact: true }).fill(wrong);
+  await page.getByRole('button', { name: SECOND_FACTOR_SETUP.confirm }).click();
+  await page.getByText(SECOND_FACTOR_SETUP.failed.title).waitFor();
   await page.getByLabel(SECOND_FACTOR.codeLabel, { exact: true }).fill(totp(secret));
   await page.getByRole('button', { name: SECOND_FACTOR_SETUP.confirm }).click();
   await page.getByRole('heading', { name: SECOND_FACTOR_SETUP.recoveryTitle }).waitFor();
+  await page.getByText(SECOND_FACTOR_SETUP.enrolled.title).waitFor();
+  // The error toast goes (its closing takes a moment), not hidden behind the new one.
+  await page.getByText(SECOND_FACTOR_SETUP.failed.title).waitFor({ state: 'detached', timeout: 3_000 });
+  // The success toast closes by itself; nothing stale takes its place.
+  await page.getByText(SECOND_FACTOR_SETUP.enrolled.title).waitFor({ state: 'detached', timeout: 15_000 });
+  await page.waitForTimeout(500);
+  expect(await page.getByText(SECOND_FACTOR_SETUP.failed.title).count()).toBe(0);
   const codes = await page.getByTestId('recovery-codes').getByRole('listitem').allTextContents();
   expect(codes).toHaveLength(10);
   await shot(page, `admin-00-two-factor-recovery-codes-${width}`);

@@ -16,6 +16,9 @@ function show(kind: Kind, text: ToastText, duration?: number) {
     for (const l of listeners) l();
   }
   void loadSonner().then(({ toast }) => {
+    // One toast at a time: the one before goes, rather than waiting hidden and coming back once
+    // this one closes (an error shown again after the step it was about had succeeded).
+    toast.dismiss();
     const options = { description: text.description, duration };
     if (kind === 'success') toast.success(text.title, options);
     else if (kind === 'error') toast.error(text.title, options);
