@@ -135,16 +135,17 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
   await shot(page, 'admin-02-users-1280');
   await expectAccessible(page, 'admin users');
   // The filters, with the search cleared: the athlete's request is submitted, the admin has none;
-  // nobody has a delivered reel yet.
+  // nobody has a delivered reel yet. Each filter asks the server again: on a busy machine its
+  // answer can take longer than a poll's default second.
   await page.getByPlaceholder(ADMIN.users.searchPlaceholder).fill('');
   const submitted = page.getByRole('button', { name: ADMIN.users.filters.submitted });
   await submitted.click();
-  await expect.poll(() => page.getByTestId('user-card').allTextContents()).toEqual([expect.stringContaining('Jordan Reyes')]);
+  await expect.poll(() => page.getByTestId('user-card').allTextContents(), { timeout: 10_000 }).toEqual([expect.stringContaining('Jordan Reyes')]);
   await page.getByRole('button', { name: ADMIN.users.filters.delivered }).click();
   await submitted.click();
-  await expect.poll(() => page.getByTestId('user-card').count()).toBe(0);
+  await expect.poll(() => page.getByTestId('user-card').count(), { timeout: 10_000 }).toBe(0);
   await page.getByRole('button', { name: ADMIN.users.filters.delivered }).click();
-  await expect.poll(() => page.getByTestId('user-card').count()).toBe(2);
+  await expect.poll(() => page.getByTestId('user-card').count(), { timeout: 10_000 }).toBe(2);
   await page.getByPlaceholder(ADMIN.users.searchPlaceholder).fill('555-0142');
   await expect.poll(() => page.getByTestId('user-card').count()).toBe(1);
 
