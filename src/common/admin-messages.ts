@@ -71,6 +71,11 @@ export const ADMIN = {
       'faces.find-in-clip': 'Finding an athlete in a clip',
       'reels.render': 'Rendering a reel',
     } as Record<string, string>,
+    /** Paid requests not delivered yet, the longest waiting first (issue 34, item 3). */
+    paidWaitingTitle: 'Paid and waiting',
+    paidWaitingCount: (n: number) => (n === 1 ? '1 paid request is waiting for its reel.' : `${n} paid requests are waiting for their reels.`),
+    paidWaitingFor: (waited: string) => `paid ${waited} ago`,
+    paidWaitingOpen: 'Open',
     jobFailedPlain: 'It stopped with an error. Retry runs it again; the details say what the tool reported.',
     jobDetails: 'Details',
   },
@@ -125,6 +130,8 @@ export const ADMIN = {
     },
     /** Matching found the athlete nowhere in the footage: the family is not asked to pay yet. */
     nothingFound: 'Nothing found',
+    handPick: 'Pick by hand',
+    handPickTitle: 'The family declined face matching: add the athlete\'s clips by hand on the review.',
     nothingFoundTitle: 'Face matching found no appearance of this athlete in the footage. Open the review.',
   },
   requestToasts: {
@@ -249,6 +256,22 @@ export const FOOTAGE = {
   location: 'Location',
   dates: 'Dates',
   createEvent: 'Create event',
+  /** How the event's reels are made (issue 34, item 3): families pay before or after seeing one. */
+  reelSource: 'Reels',
+  reelSources: {
+    footage: 'From our footage',
+    hand: 'Made by hand',
+  },
+  reelSourceHints: {
+    footage: 'Families watch a preview of their reel first and can pay only then.',
+    hand: 'Families pay once their request is approved; the reel is due within the processing time.',
+  },
+  noEvents: 'No events yet. Create the first one: families can ask for reels of it as soon as it exists.',
+  /** Footage was uploaded to an event marked as made by hand: it is treated as built from footage. */
+  reelSourceFootageIn: 'Footage is uploaded, so families pay only after a preview.',
+  reelSourceChanged: 'Saved.',
+  demo: 'Demo',
+  demoHint: 'Sample event added by npm run seed:demo. Archive it before real families sign up.',
   eventCreated: 'Event created.',
   archiveEvent: 'Archive event',
   restoreEvent: 'Restore event',
@@ -302,7 +325,7 @@ export const FOOTAGE = {
     // The header's status already says "Ready for review": this line says what matching did.
     ready: 'Matching done: the clips it found are below.',
     matching: 'Matching…',
-    no_consent: 'The family has not agreed to face matching: the athlete is not searched for.',
+    no_consent: 'The family declined face matching: the athlete is not searched for by face. Add their clips by hand (by team and jersey number) and render: they get a reel all the same.',
     no_reference: 'No usable face photo: ask the family for a clear headshot or a reference photo.',
     failed: 'Matching failed. Try again.',
   } as Record<string, string>,

@@ -30,6 +30,11 @@ export const REQUEST = {
   alreadyOpen: 'You already have an open request for this event.',
   unknownEvent: 'This event is not available. Please choose another event.',
   unknownGame: 'One of the selected games is not part of this event.',
+  /** A fresh install, or every event archived: nothing to ask for yet. */
+  noEvents: "There are no events to request a reel for yet. We'll list them here as soon as our team adds one.",
+  /** How the chosen event's reels are made (issue 34, item 3), said before the family asks. */
+  fromFootage: 'Reels of this event are built from our game footage: you watch a preview of yours before you pay.',
+  byHand: `Our team makes the reels of this event by hand from its video: you pay once we've approved your request, and your reel arrives within ${PROCESSING_TIME} of payment.`,
 } as const;
 
 export const PROFILE = {
@@ -105,8 +110,8 @@ export const CHECKOUT = {
   alreadyPaid: 'This reel has already been paid for.',
   /** A payment for the session is in and being confirmed: no second checkout. */
   paymentInProgress: 'Your payment is being confirmed. Please wait a moment before trying again.',
-  /** For videos the team makes by hand after payment (an event without game footage). */
-  purchaseNote: `Delivered in ${PROCESSING_TIME}. Payments are non-refundable.`,
+  /** For videos the team makes by hand after payment (an event whose reels are made by hand). */
+  purchaseNote: `Our team makes this reel by hand after your payment: it arrives within ${PROCESSING_TIME}. Payments are non-refundable.`,
   /** For a reel already rendered from the footage: nothing to wait for once paid. */
   purchaseNoteReady: 'Your reel is ready: it unlocks as soon as your payment is confirmed. Payments are non-refundable.',
   /** A reel from the footage is bought after its preview is ready, not before. */
@@ -142,14 +147,18 @@ export const CHECKOUT = {
 export const REEL_STATUS = {
   /** The card's title until the preview is there (not "Your Highlight Reel": the reels card is next to it). */
   title: (name: string) => `Finding ${name}`,
+  /** A reel from footage whose event has no footage uploaded yet: nothing to look at, nothing to pay. */
+  awaitingFootage: (name: string) =>
+    `The game footage isn't in yet. As soon as it is, we find ${name} in it and make a preview, and we'll email you. You pay only once you've watched it.`,
   finding: (name: string) => `We're finding ${name} in the footage and making a preview. We'll email you when it's ready.`,
   /** Some cameras of the requested games are not searched yet (still being prepared, or held up at our end). */
   camerasNotSearched: (n: number) => `${n === 1 ? 'One camera' : `${n} cameras`} of your games ${n === 1 ? 'is' : 'are'} still being prepared: we look there as soon as ${n === 1 ? 'it is' : 'they are'} ready.`,
   notFound: (name: string) =>
     `We couldn't find ${name} in the game footage yet. Adding 2–3 clear reference photos of their face helps: front-facing, well lit, one face per photo. Our team has been told and is looking too; you don't pay anything until we have found ${name}.`,
   addPhotos: 'Add reference photos',
-  noConsent: (name: string) => `Face matching is off, so we can't look for ${name} in the footage. Turn it on under "Find my athlete by face" to get your reel.`,
-  turnOn: 'Turn on face matching',
+  /** Face matching declined: the reel is made all the same, by hand (issue 34, item 5); nothing urges it on. */
+  noConsent: (name: string) =>
+    `Face matching is off, so our team picks ${name}'s moments from the game footage by hand. It can take a little longer. We'll email you when the preview is ready, and you pay only once you've watched it.`,
   previewTitle: 'Your reel is ready',
   previewCaption: 'A short, watermarked preview of your reel. Purchase it to unlock the full reel, the social cut and the photo stills at once.',
   previewLabel: (name: string) => `Preview of ${name}'s highlight reel`,
@@ -192,7 +201,10 @@ export const FACE_MATCHING = {
   /** Next to the choice on the registration form. */
   optionalNote: '(optional: you can turn it on or off on your dashboard at any time)',
   on: 'Face matching is on.',
-  off: 'Face matching is off: we will not look for your athlete in the footage.',
+  /** Off is a real choice: the reel comes either way, made by hand (issue 34, item 5). */
+  off: 'Face matching is off: our team finds your athlete in the footage by hand.',
+  /** The difference, said once under the explanation, without pressure either way. */
+  difference: 'Either way you get a reel. With face matching on, we find your athlete across every camera ourselves; with it off, our team finds them by hand by team and jersey number.',
   withdrawn: 'Face matching is off and your athlete\'s face data has been deleted.',
   referencesTitle: 'Reference photos',
   referencesHelp: 'Up to 5 more clear photos of your athlete\'s face help us find them from every angle.',

@@ -26,14 +26,23 @@ export interface Product {
 
 export async function startProduct(
   env: Record<string, string> = {},
-  opts: { dataDir?: string; port?: number; entry?: string } = {},
+  opts: { dataDir?: string; port?: number; entry?: string; demoEvents?: boolean } = {},
 ): Promise<Product> {
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const logs: string[] = [];
+  const productEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, DATA_DIR: dataDir, SMTP_URL: '', DATABASE_URL: '', ...env };
+  // A fresh install has no events; the journeys use the sample ones, added as a provider would.
+  if (!opts.dataDir && opts.demoEvents !== false) {
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', 'src/server/cli/admin.ts', 'seed-demo'], { env: productEnv }, (error, stdout, stderr) =>
+        error ? reject(new Error(`seed:demo failed: ${stderr || stdout}`)) : resolve(),
+      ),
+    );
+  }
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', opts.entry ?? 'src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, DATA_DIR: dataDir, SMTP_URL: '', DATABASE_URL: '', ...env },
+    env: productEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => logs.push(String(d)));

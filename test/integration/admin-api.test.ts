@@ -92,6 +92,8 @@ describe('the portal', () => {
       newThisWeek: before.newThisWeek! + 1,
       totalOrders: before.totalOrders! + 2,
       recentOrders: before.recentOrders! + 1,
+      // Orders of no request: nothing waits for a reel.
+      paidWaiting: { count: 0, oldest: [] },
     });
   });
 });

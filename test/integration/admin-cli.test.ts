@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/client';
-import { admins, user } from '../../src/server/db/schema';
+import { admins, events, user } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp } from '../support/app';
 import { enrolByApi } from '../support/two-factor';
 import { openPgliteFromTemplate } from '../support/pglite-template';
@@ -132,6 +132,20 @@ describe('admin CLI', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`The email ${unconfirmed.email} is not confirmed yet`);
     expect(await adminRow(unconfirmed.id)).toBeNull();
+  });
+
+  it('seed-demo (npm run seed:demo) needs no email, adds the sample events once and says they are demo data (issue 34)', async () => {
+    await withDb((db) => db.delete(events));
+    const added = await cli('seed-demo');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('Added the demo events (sample data for trying the product, not real events): Austin Fall League, Chicago 3v3.');
+    expect(await withDb((db) => db.select({ id: events.id, demo: events.demo }).from(events).orderBy(asc(events.id)))).toEqual([
+      { id: 'austin-fall-league-2024', demo: true },
+      { id: 'chicago-3v3-2024', demo: true },
+    ]);
+    const again = await cli('seed-demo');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('The demo events are already there; nothing was added.');
   });
 
   it('without a command or an email it prints the usage and exits 2', async () => {

@@ -11,6 +11,7 @@ import * as tus from 'tus-js-client';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOOTAGE } from '../../src/common/admin-messages';
+import { COMPANY } from '../../src/common/company';
 import { FACE_MATCHING } from '../../src/common/dashboard-messages';
 import { appearances, athleteReferences, eventGames, events, faceDetections, faceTracks, footage, highlightRequests, userProfiles } from '../../src/server/db/schema';
 import { decodeEmbeddings } from '../../src/server/faces/embeddings';
@@ -476,6 +477,20 @@ describe('footage, index and matching', () => {
       return json.request.matchingState === 'no_consent' ? { appearances: json.clips } : null;
     }, 30_000);
     expect(body.appearances).toHaveLength(0);
+
+    // Declining costs nothing (issue 34, item 5): the team is told once to pick the clips by hand,
+    // the admin's list marks it, and the family reads that their reel is made all the same.
+    const mail = await app.smtp.waitFor(COMPANY.teamInbox.toLowerCase(), 'Pick by hand');
+    expect(mail.text).toContain('They get a reel all the same');
+    expect(mail.text).toContain(`${app.origin}/admin/requests/${requestId}`);
+    const [family] = await jsonOf<Array<{ reel: { fromFootage: boolean; state: string } }>>(await app.fetch('/api/requests', { cookie: athlete.cookie }));
+    expect(family!.reel).toMatchObject({ fromFootage: true, state: 'no_consent' });
+    const list = await jsonOf<{ users: Array<{ id: string; requests: Array<{ id: string; handPick: boolean }> }> }>(await app.fetch('/api/admin/users', { cookie: admin.cookie }));
+    expect(list.users.find((u) => u.id === athlete.userId)!.requests.find((r) => r.id === requestId)!.handPick).toBe(true);
+    // Matching again does not mail the team a second time.
+    expect((await app.fetch(`/api/admin/requests/${requestId}/match`, { method: 'POST', cookie: admin.cookie })).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(app.smtp.mails.filter((m) => m.subject.includes('Pick by hand'))).toHaveLength(1);
   });
 
   it('the index of footage past the retention period is purged', async () => {

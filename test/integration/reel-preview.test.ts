@@ -139,6 +139,53 @@ describe('an event without footage: videos made by hand after payment', () => {
   });
 });
 
+describe('an event whose reels come from footage, before its footage is in (issue 34, item 3)', () => {
+  it('says so before the family asks, refuses a checkout until a preview exists, and the admin can switch the event to hand-made', async () => {
+    // A new event is built from footage unless the admin says otherwise; the demo event is hand-made
+    // and labelled demo, but the footage uploaded to it decides for it.
+    const created = await app.fetch('/api/admin/events', { method: 'POST', json: { name: 'Spring Showcase', location: 'Dallas, TX', dates: 'Apr 4' }, cookie: admin.cookie });
+    expect(created.status).toBe(201);
+    const { id: spring } = await jsonOf<{ id: string }>(created);
+    const adminEvents = await jsonOf<Array<{ id: string; reelSource: string; demo: boolean }>>(await app.fetch('/api/admin/events', { cookie: admin.cookie }));
+    expect(adminEvents.find((e) => e.id === spring)).toMatchObject({ reelSource: 'footage', demo: false });
+    expect(adminEvents.find((e) => e.id === EVENT)).toMatchObject({ reelSource: 'hand', demo: true });
+    const reelsFrom = async () => new Map((await jsonOf<Array<{ id: string; reelsFrom: string }>>(await app.fetch('/api/events', { cookie: stranger.cookie }))).map((e) => [e.id, e.reelsFrom]));
+    expect(await reelsFrom()).toEqual(new Map([[EVENT, 'footage'], ['chicago-3v3-2024', 'hand'], [spring, 'footage']]));
+
+    expect((await app.fetch('/api/requests', { method: 'POST', json: { eventId: spring, games: [] }, cookie: stranger.cookie })).status).toBe(201);
+    const [request] = await requestsOf(stranger);
+    expect((await app.fetch(`/api/admin/requests/${request!.id}/acknowledge`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
+    const [approved] = await requestsOf(stranger);
+    expect(approved).toMatchObject({ status: 'ready_to_purchase', paid: false, reel: { fromFootage: true, state: 'awaiting_footage', previewUrl: null } });
+
+    const refused = await app.fetch('/api/checkout', { method: 'POST', json: { requestId: request!.id }, cookie: stranger.cookie });
+    expect(refused.status).toBe(409);
+    expect(await jsonOf(refused)).toMatchObject({ code: 'PREVIEW_NOT_READY', message: CHECKOUT.previewNotReady });
+    expect(await app.db.select().from(orders).where(eq(orders.requestId, request!.id))).toEqual([]);
+
+    // Only an admin changes how an event's reels are made, and only to a kind that exists.
+    const byFamily = await app.fetch(`/api/admin/events/${spring}`, { method: 'PATCH', json: { reelSource: 'hand' }, cookie: stranger.cookie });
+    expect(byFamily.status).toBe(403);
+    const bad = await app.fetch(`/api/admin/events/${spring}`, { method: 'PATCH', json: { reelSource: 'magic' }, cookie: admin.cookie });
+    expect(bad.status).toBe(400);
+    expect((await reelsFrom()).get(spring)).toBe('footage');
+    expect((await app.fetch(`/api/admin/events/${spring}`, { method: 'PATCH', json: { reelSource: 'hand' }, cookie: admin.cookie })).status).toBe(200);
+    expect((await reelsFrom()).get(spring)).toBe('hand');
+    expect((await requestsOf(stranger))[0]!.reel).toEqual({ fromFootage: false, state: null, previewUrl: null });
+
+    // Hand-made: paid at once, and the admin's portal lists it as paid and waiting, with since when.
+    await app.db.insert(promoCodes).values({ code: 'HANDMADEFREE', discountPercent: 100, active: true });
+    expect((await app.fetch('/api/checkout', { method: 'POST', json: { requestId: request!.id, promoCode: 'HANDMADEFREE' }, cookie: stranger.cookie })).status).toBe(200);
+    const stats = await jsonOf<{ paidWaiting: { count: number; oldest: Array<{ requestId: string; email: string; event: string; fromFootage: boolean; paidAt: string }> } }>(
+      await app.fetch('/api/admin/stats', { cookie: admin.cookie }),
+    );
+    expect(stats.paidWaiting.count).toBe(1);
+    expect(stats.paidWaiting.oldest[0]).toMatchObject({ requestId: request!.id, email: stranger.email, event: 'Spring Showcase (Dallas, TX, Apr 4)', fromFootage: false });
+    expect(Date.now() - Date.parse(stats.paidWaiting.oldest[0]!.paidAt)).toBeLessThan(60_000);
+    expect((await app.fetch('/api/admin/stats', { cookie: stranger.cookie })).status).toBe(403);
+  }, 60_000);
+});
+
 describe('a reel from the footage, before its render', () => {
   it('tells the family the athlete is being looked for, sends no mail and refuses a checkout with the exact message', async () => {
     const [request] = await requestsOf(ava);

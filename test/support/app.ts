@@ -12,6 +12,7 @@ import { openDatabase, type Database } from '../../src/server/db/client';
 import { user, userProfiles } from '../../src/server/db/schema';
 import { startServer, type RunningServer } from '../../src/server/server';
 import { openPgliteFromTemplate } from './pglite-template';
+import { seedDemoEvents } from '../../src/server/events/demo';
 import { freePort } from './ports';
 import { linkIn, startTestSmtp, type TestSmtp } from './smtp';
 import { logger } from '../../src/server/observability/logger';
@@ -42,6 +43,8 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), pgliteDir: '' });
+  await database.migrate();
+  await seedDemoEvents(database.db);
   return {
     database,
     drop: async () => {

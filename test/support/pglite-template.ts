@@ -1,4 +1,4 @@
-// A migrated, empty PGlite database, made once and kept in the temp folder as a data-dir dump.
+// A migrated PGlite database, empty but for the demo events, made once and kept in the temp folder as a data-dir dump.
 // Starting PGlite from it takes well under a second, where a fresh initdb takes several; the
 // server still runs its migrations on it (a no-op unless the template is behind).
 import { createHash } from 'node:crypto';
@@ -10,9 +10,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrationsFolder, openDatabase, type Database } from '../../src/server/db/client';
+import { migrationsFolder, openDatabase, type Database, type Db } from '../../src/server/db/client';
+import { seedDemoEvents } from '../../src/server/events/demo';
 import * as schema from '../../src/server/db/schema';
 
+const demoEventsFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/server/events/demo.ts');
 const pglitePackage = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/@electric-sql/pglite/package.json');
 
 /** Changes whenever a migration or the PGlite version changes. */
@@ -27,6 +29,7 @@ function templateKey(): string {
     }
   };
   walk(migrationsFolder);
+  hash.update(fs.readFileSync(demoEventsFile));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -38,7 +41,10 @@ export function pgliteTemplate(): Promise<Uint8Array<ArrayBuffer>> {
     const file = path.join(os.tmpdir(), `giot-pglite-template-${templateKey()}.tar`);
     if (fs.existsSync(file)) return new Uint8Array(fs.readFileSync(file));
     const client = await PGlite.create('memory://', { extensions: { pg_trgm } });
-    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder });
+    // The tests were written against the sample events; a fresh install has none (demo.ts).
+    await seedDemoEvents(db as unknown as Db);
     const bytes = new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
     await client.close();
     // Write under a private name and rename, so a parallel worker never reads half a file.

@@ -4,6 +4,7 @@
 // and two `npm run worker` processes. The API instances share one DATA_DIR, which is what a
 // resumable upload continued through the other instance needs (README, "Running at scale").
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { seedDemoEvents } from '../../src/server/events/demo';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -403,6 +404,7 @@ export async function startTopology(log: (line: string) => void): Promise<Topolo
   process.env.LOG_LEVEL = 'warn';
   const config = loadConfig({ runWorker: false });
   const deps = await buildDeps(config);
+  await seedDemoEvents(deps.db);
   cleanups.push(async () => {
     await deps.jobs.stop(1000).catch(() => {});
     await deps.faces.close().catch(() => {});

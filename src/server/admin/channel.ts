@@ -8,7 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../deps';
-import { ADMIN_COMMANDS, runAdminCommand, type AdminCommand, type AdminCommandResult } from './service';
+import { ADMIN_COMMANDS, COMMANDS_WITHOUT_EMAIL, runAdminCommand, type AdminCommand, type AdminCommandResult } from './service';
 
 export const channelPaths = (dataDir: string) => ({
   socket: path.join(dataDir, 'admin.sock'),
@@ -45,7 +45,7 @@ export async function startAdminChannel(deps: Pick<AppDeps, 'db' | 'storage' | '
           return '';
         }
       })();
-      if (!email || email.length > 254) return answer(400, { ok: false, message: 'An email is needed.' });
+      if (email.length > 254 || (!email && !COMMANDS_WITHOUT_EMAIL.includes(command))) return answer(400, { ok: false, message: 'An email is needed.' });
       runAdminCommand(deps, command, email).then(
         (result) => answer(200, result),
         (error: Error) => answer(500, { ok: false, message: error.message }),

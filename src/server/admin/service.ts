@@ -1,5 +1,5 @@
 // Making and unmaking admins (`npm run admin -- grant|revoke <email>`) and erasing an account
-// (`erase <email>`), the same rules whichever way the command reaches the database (directly, or
+// (`erase <email>`) and adding the demo events (`npm run seed:demo`), the same rules whichever way the command reaches the database (directly, or
 // through the running server's channel).
 import { eraseAccount } from '../accounts/erasure';
 import { audit } from '../audit/log';
@@ -9,17 +9,29 @@ import { session, twoFactor, user } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { findUserByEmail } from '../auth/accounts';
 import { grantAdmin, revokeAdmin } from './queries';
+import { seedDemoEvents } from '../events/demo';
 
 export interface AdminCommandResult {
   ok: boolean;
   message: string;
 }
 
-export type AdminCommand = 'grant' | 'revoke' | 'erase' | 'reset-second-factor';
-export const ADMIN_COMMANDS: readonly AdminCommand[] = ['grant', 'revoke', 'erase', 'reset-second-factor'];
+export type AdminCommand = 'grant' | 'revoke' | 'erase' | 'reset-second-factor' | 'seed-demo';
+export const ADMIN_COMMANDS: readonly AdminCommand[] = ['grant', 'revoke', 'erase', 'reset-second-factor', 'seed-demo'];
+/** The commands that act on the product as a whole, not on one account. */
+export const COMMANDS_WITHOUT_EMAIL: readonly AdminCommand[] = ['seed-demo'];
 
 export async function runAdminCommand(deps: Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'bus'>, command: AdminCommand, email: string): Promise<AdminCommandResult> {
   const { db } = deps;
+  if (command === 'seed-demo') {
+    const added = await seedDemoEvents(db);
+    return {
+      ok: true,
+      message: added.length
+        ? `Added the demo events (sample data for trying the product, not real events): ${added.join(', ')}.`
+        : 'The demo events are already there; nothing was added.',
+    };
+  }
   const account = await findUserByEmail(db, email);
   if (command === 'erase') {
     if (!account) return { ok: false, message: `No account with the email ${email}.` };

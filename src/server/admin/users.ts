@@ -88,6 +88,8 @@ export interface AdminUsersPage {
           renderState: string | null;
           /** The team's "nothing found" mark (reel-progress.ts). */
           nothingFound: boolean;
+          /** The family declined face matching: the clips of this reel from footage are picked by hand. */
+          handPick: boolean;
         }
       >;
       videos: Array<
@@ -169,11 +171,12 @@ function usersPage(db: Db, { chosen, videosBeside }: PageOptions) {
       games: highlightRequests.games,
       createdAt: isoText(highlightRequests.createdAt),
       paid: requestPaidColumn,
-      fromFootage: reelFactColumns.hasFootage,
+      fromFootage: reelFactColumns.fromFootage,
       // The latest render, whatever its state (reel_renders_request_idx, read backwards).
       renderState: sql`(select r.state from reel_renders r where r.request_id = highlight_requests.id
         order by r.created_at desc limit 1)`,
       nothingFound: reelFactColumns.markedNothingFound,
+      handPick: sql<boolean>`(${highlightRequests.status} <> 'delivered' and ${highlightRequests.matchingState} = 'no_consent' and ${reelFactColumns.fromFootage})`,
     }),
     sql`from ${highlightRequests} where ${highlightRequests.userId} = ${page.id}`,
     sql`${highlightRequests.createdAt} desc`,
@@ -284,5 +287,37 @@ export async function portalStats(db: Db) {
     count(db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.status, 'completed'))),
     count(db.select({ n: sql<number>`count(*)::int` }).from(orders).where(and(eq(orders.status, 'completed'), gte(orders.createdAt, weekAgo)))),
   ]);
-  return { totalUsers, newThisWeek, totalOrders, recentOrders };
+  return { totalUsers, newThisWeek, totalOrders, recentOrders, paidWaiting: await paidWaiting(db) };
+}
+
+/** How many paid requests the portal lists by name; the count says how many there are in all. */
+const PAID_WAITING_SHOWN = 10;
+
+/**
+ * Requests a family has paid for and the team has not delivered yet, the longest waiting first
+ * (issue 34, item 3): money is in and someone has to act.
+ */
+export async function paidWaiting(db: Db) {
+  const paidAt = sql<Date>`coalesce(${orders.completedAt}, ${orders.createdAt})`;
+  const waiting = and(eq(orders.status, 'completed'), sql`${highlightRequests.status} <> 'delivered'`);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({
+        requestId: highlightRequests.id,
+        event: highlightRequests.event,
+        email: userProfiles.email,
+        firstName: userProfiles.firstName,
+        lastName: userProfiles.lastName,
+        fromFootage: reelFactColumns.fromFootage,
+        paidAt: sql<string>`to_char(${paidAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+      })
+      .from(orders)
+      .innerJoin(highlightRequests, eq(highlightRequests.id, orders.requestId))
+      .innerJoin(userProfiles, eq(userProfiles.id, highlightRequests.userId))
+      .where(waiting)
+      .orderBy(asc(paidAt))
+      .limit(PAID_WAITING_SHOWN),
+    db.select({ n: sql<number>`count(*)::int` }).from(orders).innerJoin(highlightRequests, eq(highlightRequests.id, orders.requestId)).where(waiting),
+  ]);
+  return { count: counted?.n ?? 0, oldest: rows };
 }

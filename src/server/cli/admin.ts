@@ -1,20 +1,22 @@
 // `npm run admin -- grant <email>` / `revoke <email>`: writes the admins table; `erase <email>`
-// erases an account and everything it holds (accounts/erasure.ts). On PostgreSQL it
+// erases an account and everything it holds (accounts/erasure.ts); `seed-demo` (`npm run seed:demo`)
+// adds the sample events (events/demo.ts). On PostgreSQL it
 // connects like any process. On the embedded database it opens the data folder when no server
 // holds it, and otherwise asks the running server over its local channel (admin/channel.ts).
 import path from 'node:path';
 import { askRunningServer } from '../admin/channel';
-import { ADMIN_COMMANDS, runAdminCommand, type AdminCommand, type AdminCommandResult } from '../admin/service';
+import { ADMIN_COMMANDS, COMMANDS_WITHOUT_EMAIL, runAdminCommand, type AdminCommand, type AdminCommandResult } from '../admin/service';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { buildDeps } from '../server';
 import { DataDirLocked, lockDataDir } from '../db/lock';
 
-const [command, email] = process.argv.slice(2) as [AdminCommand | undefined, string | undefined];
-if (!command || !ADMIN_COMMANDS.includes(command) || !email) {
-  console.error('usage: npm run admin -- grant <email> | revoke <email> | erase <email> | reset-second-factor <email>');
+const [command, given] = process.argv.slice(2) as [AdminCommand | undefined, string | undefined];
+if (!command || !ADMIN_COMMANDS.includes(command) || (!given && !COMMANDS_WITHOUT_EMAIL.includes(command))) {
+  console.error('usage: npm run admin -- grant <email> | revoke <email> | erase <email> | reset-second-factor <email>; npm run seed:demo');
   process.exit(2);
 }
+const email = given ?? '';
 
 const config = loadConfig();
 

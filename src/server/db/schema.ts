@@ -221,6 +221,8 @@ export const homepageSignups = pgTable(
 
 // ---- events and requests -------------------------------------------------------------------
 
+export const reelSource = pgEnum('reel_source', ['footage', 'hand']);
+
 export const events = pgTable('events', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -233,6 +235,14 @@ export const events = pgTable('events', {
    */
   requestsCloseOn: date('requests_close_on'),
   isActive: boolean('is_active').notNull().default(true),
+  /**
+   * How its reels are made: from the provider's footage (the family pays once a preview exists),
+   * or by hand by the team after payment. An event with footage is treated as the first kind
+   * whatever this says (requests/reel-progress.ts), so nobody pays for a reel nobody has seen.
+   */
+  reelSource: reelSource('reel_source').notNull().default('footage'),
+  /** Added by `npm run seed:demo`: sample events for trying the product, never a real one. */
+  demo: boolean('demo').notNull().default(false),
   createdAt: createdAt(),
 });
 

@@ -1,7 +1,8 @@
-// GET /api/events: the events a reel can be requested for, each with its games in order; for
+// GET /api/events: the events a reel can be requested for, each with its games in order and how
+// its reels are made (from footage, or by hand); for
 // signed-in families (the request form), as private as the rest of the dashboard.
 import { Hono } from 'hono';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { requireUser, type ViewerEnv } from '../auth/session';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
@@ -11,7 +12,13 @@ import type { AppDeps } from '../deps';
 /** Active events with their games, one row per game (or one with no game), in the list's order. */
 const activeEventsWithGames = preparedQuery((db) =>
   db
-    .select({ event: events, gameId: eventGames.id, gameLabel: eventGames.label })
+    .select({
+      event: events,
+      // As reel-progress.ts decides: footage in makes any event's reels come from footage.
+      footageIn: sql<boolean>`exists (select 1 from footage f where f.event_id = ${events.id})`,
+      gameId: eventGames.id,
+      gameLabel: eventGames.label,
+    })
     .from(events)
     .leftJoin(eventGames, eq(eventGames.eventId, events.id))
     .where(eq(events.isActive, true))
@@ -20,10 +27,12 @@ const activeEventsWithGames = preparedQuery((db) =>
 );
 
 export async function listActiveEvents(db: Db) {
-  const list = new Map<string, { id: string; name: string; location: string; dates: string; games: Array<{ id: string; label: string }> }>();
-  for (const { event: e, gameId, gameLabel } of await activeEventsWithGames(db).execute()) {
+  type Entry = { id: string; name: string; location: string; dates: string; reelsFrom: 'footage' | 'hand'; games: Array<{ id: string; label: string }> };
+  const list = new Map<string, Entry>();
+  for (const { event: e, footageIn, gameId, gameLabel } of await activeEventsWithGames(db).execute()) {
     let entry = list.get(e.id);
-    if (!entry) list.set(e.id, (entry = { id: e.id, name: e.name, location: e.location, dates: e.dates, games: [] }));
+    const reelsFrom = footageIn || e.reelSource === 'footage' ? 'footage' : 'hand';
+    if (!entry) list.set(e.id, (entry = { id: e.id, name: e.name, location: e.location, dates: e.dates, reelsFrom, games: [] }));
     if (gameId !== null) entry.games.push({ id: gameId, label: gameLabel! });
   }
   return [...list.values()];

@@ -11,7 +11,7 @@ import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { appearances, athleteReferences, eventGames, faceTracks, footage, highlightRequests, userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import type { JobHandler } from '../jobs/queue';
-import { announceNothingFound } from '../requests/reel-progress';
+import { announceHandPick, announceNothingFound } from '../requests/reel-progress';
 import { base64Of, decodeBase64Embeddings, decodeEmbeddings } from './embeddings';
 import { faceDistance } from './engine';
 import { rankNumbers } from './jersey';
@@ -314,6 +314,11 @@ export function matchRequestJob(deps: Pick<AppDeps, 'db' | 'bus' | 'mailer' | 'c
   return async ({ requestId }) => {
     const outcome = await matchRequest(deps, requestId);
     if (outcome === 'not_found') return 'skipped';
+    // Declined face matching: the team picks the clips by hand, and the family still gets a reel.
+    if (outcome === 'no_consent') {
+      await announceHandPick(deps, requestId);
+      return 'done';
+    }
     // The athlete found nowhere: the team hears of it before the family is asked to pay.
     await announceNothingFound(deps, requestId);
     return 'done';

@@ -16,7 +16,7 @@ import { MAX_OFFSET_S } from './sync';
 import { openFaceData } from '../faces/face-data-seal';
 
 const text = (max: number) => z.string().trim().min(1).max(max).refine((v) => !hasControlCharacters(v), 'Control characters are not allowed.');
-const eventSchema = z.object({ name: text(120), location: text(120), dates: text(60), startsOn: z.string().date().nullish() });
+const eventSchema = z.object({ name: text(120), location: text(120), dates: text(60), startsOn: z.string().date().nullish(), reelSource: z.enum(['footage', 'hand']).optional() });
 /** A change names at least one field: an empty one has nothing to save (and the database refuses an empty SET). */
 const changesSomething = (v: object) => Object.values(v).some((x) => x !== undefined);
 const eventPatchSchema = eventSchema.partial().extend({ archived: z.boolean().optional() }).refine(changesSomething);
@@ -68,6 +68,8 @@ export function footageRoutes(deps: AppDeps) {
           location: e.location,
           dates: e.dates,
           startsOn: e.startsOn,
+          reelSource: e.reelSource,
+          demo: e.demo,
           archived: !e.isActive,
           games: games.filter((g) => g.eventId === e.id).map((g) => ({ id: g.id, label: g.label, court: g.court, startsAt: g.startsAt?.toISOString() ?? null, archived: Boolean(g.archivedAt) })),
         })),
@@ -76,7 +78,7 @@ export function footageRoutes(deps: AppDeps) {
     .post('/events', async (c) => {
       const parsed = await readJson(c, eventSchema);
       if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', 'Name, location and dates are required.');
-      const [row] = await deps.db.insert(events).values({ id: slug(parsed.data.name), name: parsed.data.name, location: parsed.data.location, dates: parsed.data.dates, startsOn: parsed.data.startsOn ?? null }).returning();
+      const [row] = await deps.db.insert(events).values({ id: slug(parsed.data.name), name: parsed.data.name, location: parsed.data.location, dates: parsed.data.dates, startsOn: parsed.data.startsOn ?? null, reelSource: parsed.data.reelSource ?? 'footage' }).returning();
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'event.create', subjectUserId: null, details: { eventId: row!.id } });
       return c.json({ id: row!.id }, 201);
     })

@@ -276,6 +276,22 @@ export function readyToPurchaseMail(p: { to: string; firstName: string | null; a
 }
 
 /** To the team: matching found the athlete nowhere in the footage, before the family is asked to pay. */
+/** To the team: a family declined face matching, so their athlete's clips are picked by hand (issue 34, item 5). */
+export function handPickMail(p: { athleteName: string; familyEmail: string | null; event: string; reviewUrl: string }): MailMessage {
+  const name = p.athleteName || 'the athlete';
+  const lines = [
+    `The family of ${name} chose not to use face matching, so ${name} is not searched for by face in the footage of ${p.event}.`,
+    `They get a reel all the same: find ${name} by team and jersey number, add the clips by hand on the review screen and render it. The family pays only after watching the preview.`,
+  ];
+  return {
+    to: COMPANY.teamInbox,
+    ...(p.familyEmail ? { replyTo: p.familyEmail } : {}),
+    subject: `Pick by hand: ${p.athleteName || 'athlete'} (${p.event})`,
+    text: `${lines.join('\n\n')}\n\n${p.reviewUrl}\n`,
+    html: layout('Clips to pick by hand', lines, { label: 'Open the review', url: p.reviewUrl }),
+  };
+}
+
 export function nothingFoundMail(p: { athleteName: string; familyEmail: string | null; event: string; reviewUrl: string }): MailMessage {
   const lines = [
     `Face matching found no appearance of ${p.athleteName || 'the athlete'} in the footage of ${p.event}.`,

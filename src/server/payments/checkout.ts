@@ -43,7 +43,7 @@ export async function startCheckout(deps: AppDeps, buyer: Buyer, input: Checkout
   if (request.status !== 'ready_to_purchase') throw new CheckoutRefused(409, 'NOT_READY', CHECKOUT.notReady);
   // A reel made from the footage is sold once the family can see it: not before its first render.
   const reel = await reelFactsOfRequest(deps.db, request.id);
-  if (reel?.hasFootage && !reel.previewKey) {
+  if (reel?.fromFootage && !reel.previewKey) {
     throw new CheckoutRefused(409, 'PREVIEW_NOT_READY', CHECKOUT.previewNotReady);
   }
 

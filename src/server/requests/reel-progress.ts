@@ -1,18 +1,19 @@
-// Where a request's reel stands, as its family sees it (issue 22). An event with game footage
-// gets its reel from the reel builder: the family sees a watermarked preview once a render is
-// ready and may pay only then; before, they are told the athlete is being looked for, or that
-// nothing was found and what helps. An event without footage keeps the spec's original flow: the
-// team makes the videos by hand after payment.
+// Where a request's reel stands, as its family sees it (issue 22). An event whose reels are made
+// from the provider's footage (its reel source, or footage uploaded to it) gets its reel from the
+// reel builder: the family sees a watermarked preview once a render is ready and may pay only
+// then; before, they are told the footage is not in yet, that the athlete is being looked for, or
+// that nothing was found and what helps. An event made by hand keeps the spec's original flow: the
+// team makes the videos after payment (issue 34, item 3).
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { highlightRequests, userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
-import { nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
+import { handPickMail, nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
 import { paidRequestIds } from '../orders/queries';
 import { mediaUrl } from '../storage/keys';
 
-export type ReelState = 'finding' | 'not_found' | 'no_consent' | 'preview';
+export type ReelState = 'awaiting_footage' | 'finding' | 'not_found' | 'no_consent' | 'preview';
 
 export interface ReelProgress {
   /** The reel is made from the event's footage (else by hand, after payment). */
@@ -38,7 +39,9 @@ const footageWaiting = sql`exists (select 1 from footage f where f.event_id = hi
 const camerasNotSearched = sql<number>`(select count(*)::int from footage f join event_games g on g.id = f.game_id
   where f.event_id = highlight_requests.event_id and f.index_state not in ('indexed', 'purged')
   and (jsonb_array_length(highlight_requests.games) = 0 or highlight_requests.games ? g.label))`;
-const hasFootage = sql<boolean>`exists (select 1 from footage f where f.event_id = highlight_requests.event_id)`;
+const footageIn = sql<boolean>`exists (select 1 from footage f where f.event_id = highlight_requests.event_id)`;
+/** The reel is built from footage: the event says so, or footage of it is in whatever it says. */
+const fromFootage = sql<boolean>`(${footageIn} or coalesce((select e.reel_source = 'footage' from events e where e.id = highlight_requests.event_id), false))`;
 /**
  * Matching has finished and found the athlete nowhere: no clip (proposed or hand-added) for the
  * request, and no footage of the event still waiting to be indexed.
@@ -46,7 +49,7 @@ const hasFootage = sql<boolean>`exists (select 1 from footage f where f.event_id
 const foundNowhere = sql<boolean>`coalesce(highlight_requests.event_id is not null
   and highlight_requests.matching_state in ('ready', 'no_reference')
   and not exists (select 1 from appearances a where a.request_id = highlight_requests.id)
-  and not ${footageWaiting}, false)`;
+  and ${footageIn} and not ${footageWaiting}, false)`;
 
 /**
  * What decides where a request's reel stands, as columns of a query on highlight_requests: the
@@ -56,17 +59,20 @@ const foundNowhere = sql<boolean>`coalesce(highlight_requests.event_id is not nu
  */
 export const reelFactColumns = {
   // Written out with their tables: drizzle leaves a column in a subquery unqualified.
-  hasFootage,
+  fromFootage,
+  footageIn,
   previewKey: sql<string | null>`(select r.preview_key from reel_renders r
     where r.request_id = highlight_requests.id and r.state = 'ready' and r.preview_key is not null
     order by r.created_at desc limit 1)`,
   foundNowhere,
   camerasNotSearched,
   /** The admin's "nothing found" mark on a request of a reel from footage, until it is delivered. */
-  markedNothingFound: sql<boolean>`(highlight_requests.status <> 'delivered' and ${hasFootage} and ${foundNowhere})`,
+  markedNothingFound: sql<boolean>`(highlight_requests.status <> 'delivered' and ${foundNowhere})`,
 };
 export interface ReelFacts {
-  hasFootage: boolean;
+  fromFootage: boolean;
+  /** Footage of the event has been uploaded (a reel from footage waits for it before anything else). */
+  footageIn: boolean;
   previewKey: string | null;
   foundNowhere: boolean;
   camerasNotSearched: number;
@@ -82,8 +88,9 @@ export async function reelFactsOf(db: Db, requestIds: string[]): Promise<Map<str
 
 /** Where the request's reel stands, from its facts. */
 export function progressFrom(request: Pick<RequestRow, 'matchingState'>, facts: ReelFacts): ReelProgress {
-  if (!facts.hasFootage) return { fromFootage: false, state: null, previewUrl: null };
+  if (!facts.fromFootage) return { fromFootage: false, state: null, previewUrl: null };
   if (facts.previewKey) return { fromFootage: true, state: 'preview', previewUrl: mediaUrl(facts.previewKey) };
+  if (!facts.footageIn) return { fromFootage: true, state: 'awaiting_footage', previewUrl: null };
   if (request.matchingState === 'no_consent') return { fromFootage: true, state: 'no_consent', previewUrl: null };
   if (facts.foundNowhere) return { fromFootage: true, state: 'not_found', previewUrl: null };
   return { fromFootage: true, state: 'finding', previewUrl: null, camerasNotSearched: facts.camerasNotSearched };
@@ -116,7 +123,7 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
   if ((await paidRequestIds(db, request.userId)).has(request.id)) return false;
   const facts = await reelFactsOfRequest(db, request.id);
   if (!facts) return false;
-  const fromFootage = facts.hasFootage;
+  const fromFootage = facts.fromFootage;
   if (fromFootage && !facts.previewKey) return false;
   const [profile] = await db.select({ email: userProfiles.email, firstName: userProfiles.firstName }).from(userProfiles).where(eq(userProfiles.id, request.userId));
   if (!profile?.email) return false;
@@ -130,6 +137,30 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
       dashboardUrl: `${deps.config.baseUrl}/dashboard${fromFootage ? '#reel-preview' : ''}`,
     }),
     { id: jobIdFor(`ready-to-purchase:${requestId}`) },
+  );
+  return true;
+}
+
+/**
+ * Tells the team, once per request, that a family declined face matching: the athlete's clips of
+ * a reel from footage are theirs to pick by hand (issue 34, item 5).
+ */
+export async function announceHandPick(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
+  const [request] = await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
+  const facts = request && (await reelFactsOfRequest(deps.db, request.id));
+  if (!request || !facts?.fromFootage || request.status === 'delivered' || request.matchingState !== 'no_consent') return false;
+  const [profile] = await deps.db
+    .select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName, email: userProfiles.email })
+    .from(userProfiles)
+    .where(eq(userProfiles.id, request.userId));
+  await deps.mailer.send(
+    handPickMail({
+      athleteName: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),
+      familyEmail: profile?.email ?? null,
+      event: request.event,
+      reviewUrl: `${deps.config.baseUrl}/admin/requests/${request.id}`,
+    }),
+    { id: jobIdFor(`hand-pick:${requestId}`) },
   );
   return true;
 }
@@ -169,7 +200,7 @@ export async function matchAgainWithNewFaces(deps: Pick<AppDeps, 'db' | 'jobs' |
   let sent = 0;
   for (const request of open) {
     const facts = await reelFactsOfRequest(db, request.id);
-    if (!facts?.hasFootage || facts.previewKey) continue;
+    if (!facts?.fromFootage || facts.previewKey) continue;
     if (request.matchingState === 'ready' && !facts.foundNowhere) continue;
     // Only the call that moves it to "matching" sends the job: many at once queue one match (issue 33).
     const [moved] = await db

@@ -1,6 +1,6 @@
 // /admin/footage: events and their games, and each game's footage by camera, uploaded
 // resumably and indexed for faces with live progress.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentProps } from 'react';
 import { FOOTAGE } from '../../common/admin-messages';
 import { AdminPageHeader } from '../features/admin/page-header';
 import { useAddGame, useAdminEvents, useCreateEvent, useEventFootage, useUpdateEvent, useUpdateGame, type AdminEvent } from '../features/footage/api';
@@ -24,12 +24,17 @@ function NewEventForm({ onCreated }: { onCreated: (id: string) => void }) {
     );
   return (
     <form
-      className="grid gap-3 sm:grid-cols-[1fr_1fr_10rem_auto] sm:items-end"
+      className="grid gap-3 sm:grid-cols-[1fr_1fr_10rem] lg:grid-cols-[1fr_1fr_10rem_12rem_auto] sm:items-end"
       onSubmit={(e) => {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
         create.mutate(
-          { name: String(data.get('name') ?? ''), location: String(data.get('location') ?? ''), dates: String(data.get('dates') ?? '') },
+          {
+            name: String(data.get('name') ?? ''),
+            location: String(data.get('location') ?? ''),
+            dates: String(data.get('dates') ?? ''),
+            reelSource: data.get('reelSource') === 'hand' ? 'hand' : 'footage',
+          },
           {
             onSuccess: ({ id }) => {
               notify.success({ title: FOOTAGE.eventCreated, description: '' });
@@ -50,10 +55,22 @@ function NewEventForm({ onCreated }: { onCreated: (id: string) => void }) {
       <Field label={FOOTAGE.dates}>
         <Input name="dates" required maxLength={60} placeholder="Mar 7-8" />
       </Field>
+      <Field label={FOOTAGE.reelSource}>
+        <ReelSourceSelect name="reelSource" defaultValue="footage" />
+      </Field>
       <Button type="submit" disabled={create.isPending}>
         {FOOTAGE.createEvent}
       </Button>
     </form>
+  );
+}
+
+function ReelSourceSelect(props: ComponentProps<typeof NativeSelect>) {
+  return (
+    <NativeSelect {...props}>
+      <option value="footage">{FOOTAGE.reelSources.footage}</option>
+      <option value="hand">{FOOTAGE.reelSources.hand}</option>
+    </NativeSelect>
   );
 }
 
@@ -99,6 +116,7 @@ function EventFootage({ event }: { event: AdminEvent }) {
   const footage = useEventFootage(event.id);
   const updateEvent = useUpdateEvent();
   const updateGame = useUpdateGame();
+  const hasFootage = Boolean(footage.data?.length);
   useEffect(() => {
     if (footage.isError) notify.error({ title: FOOTAGE.actionFailed, description: FOOTAGE.loadFailed });
   }, [footage.isError]);
@@ -108,10 +126,32 @@ function EventFootage({ event }: { event: AdminEvent }) {
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
           <CardTitle>
             {event.name} <span className="text-base font-normal normal-case text-neutral-300">· {event.location} · {event.dates}</span>
+            {event.demo && (
+              <span className="ml-2 rounded bg-yellow-900/60 px-2 py-0.5 align-middle text-xs font-normal normal-case text-yellow-100" title={FOOTAGE.demoHint} data-testid="event-demo">
+                {FOOTAGE.demo}
+              </span>
+            )}
           </CardTitle>
           <Button size="sm" variant="ghost" onClick={() => updateEvent.mutate({ id: event.id, archived: !event.archived })}>
             {event.archived ? FOOTAGE.restoreEvent : FOOTAGE.archiveEvent}
           </Button>
+        </div>
+        <div className="mb-4 max-w-md">
+          <Field label={FOOTAGE.reelSource} hint={hasFootage && event.reelSource === 'hand' ? FOOTAGE.reelSourceFootageIn : FOOTAGE.reelSourceHints[event.reelSource]}>
+            <ReelSourceSelect
+              value={event.reelSource}
+              data-testid="event-reel-source"
+              onChange={(e) =>
+                updateEvent.mutate(
+                  { id: event.id, reelSource: e.target.value === 'hand' ? 'hand' : 'footage' },
+                  {
+                    onSuccess: () => notify.success({ title: FOOTAGE.reelSourceChanged, description: '' }),
+                    onError: (error) => notify.error({ title: FOOTAGE.actionFailed, description: error.message }),
+                  },
+                )
+              }
+            />
+          </Field>
         </div>
         <AddGameForm eventId={event.id} />
       </Card>
@@ -167,7 +207,15 @@ export default function AdminFootagePage() {
         )}
         <NewEventForm onCreated={setSelected} />
       </div>
-      {events.isPending ? <Spinner label="Loading events" /> : event ? <EventFootage event={event} /> : null}
+      {events.isPending ? (
+        <Spinner label="Loading events" />
+      ) : event ? (
+        <EventFootage event={event} />
+      ) : (
+        <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300" data-testid="no-events">
+          {FOOTAGE.noEvents}
+        </p>
+      )}
     </>
   );
 }

@@ -92,12 +92,49 @@ function FailedJobs() {
   );
 }
 
+/** "3 days", "5 hours", "12 minutes": how long a paid family has waited, to the largest unit. */
+function waitedFor(since: string, now = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / 60_000));
+  const [n, unit] = minutes >= 2 * 24 * 60 ? [Math.floor(minutes / (24 * 60)), 'day'] : minutes >= 120 ? [Math.floor(minutes / 60), 'hour'] : [minutes, 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+/** Requests paid for and not delivered: money is in, and the team has to act. Nothing when none. */
+function PaidWaiting() {
+  const stats = useStats();
+  const waiting = stats.data?.paidWaiting;
+  if (!waiting?.count) return null;
+  return (
+    <Card data-testid="paid-waiting">
+      <CardTitle className="mb-1">{ADMIN.portal.paidWaitingTitle}</CardTitle>
+      <p className="mb-4 text-sm text-neutral-300">{ADMIN.portal.paidWaitingCount(waiting.count)}</p>
+      <ul className="flex flex-col gap-2">
+        {waiting.oldest.map((r) => (
+          <li key={r.requestId} className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-neutral-800 p-3 text-sm" data-testid="paid-waiting-row">
+            <span className="min-w-0">
+              <span className="font-semibold text-white">{[r.firstName, r.lastName].filter(Boolean).join(' ') || r.email}</span>
+              <span className="text-neutral-300"> · {r.event} · </span>
+              <span className="font-semibold text-yellow-200" title={new Date(r.paidAt).toLocaleString()}>
+                {ADMIN.portal.paidWaitingFor(waitedFor(r.paidAt))}
+              </span>
+            </span>
+            <Button asChild size="sm" variant="outline">
+              <Link to={r.fromFootage ? `/admin/requests/${r.requestId}` : `/admin/users?q=${encodeURIComponent(r.email)}`}>{ADMIN.portal.paidWaitingOpen}</Link>
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
 export default function AdminPortalPage() {
   usePageTitle(PAGE_TITLES['/admin']);
   return (
     <div className="flex flex-col gap-8">
       <h1 className="font-display text-4xl uppercase tracking-wide text-white md:text-5xl">{ADMIN.portal.title}</h1>
       <Stats />
+      <PaidWaiting />
       <div className="grid gap-4 md:grid-cols-3">
         {CARDS.map(({ to, icon: Icon, title, text }) => (
           <Link

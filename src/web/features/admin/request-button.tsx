@@ -4,7 +4,7 @@
 // and render by itself); Reels Delivered, for videos uploaded by hand, is secondary and asks to
 // confirm. A delivered request says Delivered; No Request otherwise. Only the first open request
 // is acted on.
-import { CheckCircle2, SearchX } from 'lucide-react';
+import { CheckCircle2, Hand, SearchX } from 'lucide-react';
 import { ADMIN, REVIEW } from '../../../common/admin-messages';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -75,6 +75,17 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
         >
           <SearchX className="h-3.5 w-3.5" aria-hidden="true" />
           {ADMIN.requestButtons.nothingFound}
+        </Link>
+      )}
+      {open.handPick && (
+        <Link
+          to={`/admin/requests/${open.id}`}
+          title={ADMIN.requestButtons.handPickTitle}
+          className="inline-flex items-center gap-1 rounded-full bg-sky-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-sky-200 underline-offset-2 hover:underline"
+          data-testid="request-hand-pick"
+        >
+          <Hand className="h-3.5 w-3.5" aria-hidden="true" />
+          {ADMIN.requestButtons.handPick}
         </Link>
       )}
       {open.paid && (

@@ -14,6 +14,10 @@ export interface AdminEvent {
   name: string;
   location: string;
   dates: string;
+  /** How its reels are made; footage uploaded makes them from footage whatever this says. */
+  reelSource: 'footage' | 'hand';
+  /** Sample data from `npm run seed:demo`. */
+  demo: boolean;
   archived: boolean;
   games: AdminGame[];
 }
@@ -55,15 +59,15 @@ function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }) });
 }
 
-export const useCreateEvent = () => useAdminMutation((json: { name: string; location: string; dates: string }) => requestJson<{ id: string }>('/api/admin/events', { method: 'POST', json }));
+export const useCreateEvent = () => useAdminMutation((json: { name: string; location: string; dates: string; reelSource: 'footage' | 'hand' }) => requestJson<{ id: string }>('/api/admin/events', { method: 'POST', json }));
 export const useUpdateEvent = () =>
-  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean }) => requestJson(`/api/admin/events/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
+  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean; reelSource?: 'footage' | 'hand' }) => requestJson(`/api/admin/events/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
 export const useAddGame = () =>
   useAdminMutation(({ eventId, ...json }: { eventId: string; label: string; court?: string | null; startsAt?: string | null }) =>
     requestJson<{ id: string }>(`/api/admin/events/${encodeURIComponent(eventId)}/games`, { method: 'POST', json }),
   );
 export const useUpdateGame = () =>
-  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean }) => requestJson(`/api/admin/games/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
+  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean; reelSource?: 'footage' | 'hand' }) => requestJson(`/api/admin/games/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
 export const useReindex = () => useAdminMutation((id: string) => requestJson(`/api/admin/footage/${id}/reindex`, { method: 'POST' }));
 export const useDeleteFootage = () => useAdminMutation((id: string) => requestJson(`/api/admin/footage/${id}`, { method: 'DELETE' }));
 export const useMatchAgain = () => useAdminMutation((requestId: string) => requestJson(`/api/admin/requests/${requestId}/match`, { method: 'POST' }));

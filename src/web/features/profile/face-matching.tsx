@@ -78,6 +78,9 @@ export function FaceMatchingCard({ hasHeadshot, familyOnly = false }: { hasHeads
         {FACE_MATCHING.title}
       </CardTitle>
       <p className="mb-3 text-sm text-neutral-300">{FACE_MATCHING.explanation}</p>
+      <p className="mb-3 text-sm text-neutral-300" data-testid="face-matching-difference">
+        {FACE_MATCHING.difference}
+      </p>
       <label className="flex items-start gap-3 text-sm text-white">
         <input
           type="checkbox"

@@ -1,13 +1,13 @@
 // The dashboard's card for a reel made from the event's footage, before it is paid for (issue 22):
 // what is happening while the athlete is looked for, what helps when nothing was found, and once
 // rendered the watermarked preview with the Purchase button. The server decides the state.
-import { ImagePlus, LoaderCircle, ScanFace, SearchX } from 'lucide-react';
+import { Clapperboard, ImagePlus, LoaderCircle, ScanFace, SearchX } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { REEL_STATUS } from '../../../common/dashboard-messages';
 import { Button } from '../../ui/button';
 import { Card, CardTitle } from '../../ui/card';
 
-export type ReelState = 'finding' | 'not_found' | 'no_consent' | 'preview';
+export type ReelState = 'awaiting_footage' | 'finding' | 'not_found' | 'no_consent' | 'preview';
 
 /** The ready-to-purchase mail links to the dashboard at this card. */
 const ANCHOR = 'reel-preview';
@@ -53,15 +53,21 @@ export function ReelStatus({
             {children}
           </div>
         </div>
+      ) : state === 'awaiting_footage' ? (
+        <p className="flex items-start gap-3 text-sm text-neutral-200" role="status" data-testid="reel-awaiting-footage">
+          <Clapperboard className="mt-0.5 h-5 w-5 shrink-0 text-neutral-400" aria-hidden="true" />
+          <span>{REEL_STATUS.awaitingFootage(name)}</span>
+        </p>
       ) : state === 'not_found' ? (
         <ReelAdvice icon={SearchX} testId="reel-not-found" text={REEL_STATUS.notFound(name)}>
           <ImagePlus className="h-4 w-4" aria-hidden="true" />
           {REEL_STATUS.addPhotos}
         </ReelAdvice>
       ) : state === 'no_consent' ? (
-        <ReelAdvice icon={ScanFace} testId="reel-no-consent" text={REEL_STATUS.noConsent(name)}>
-          {REEL_STATUS.turnOn}
-        </ReelAdvice>
+        <p className="flex items-start gap-3 text-sm text-neutral-200" role="status" data-testid="reel-no-consent">
+          <ScanFace className="mt-0.5 h-5 w-5 shrink-0 text-neutral-400" aria-hidden="true" />
+          <span>{REEL_STATUS.noConsent(name)}</span>
+        </p>
       ) : (
         <p className="flex items-start gap-3 text-sm text-neutral-200" role="status" data-testid="reel-finding">
           <LoaderCircle className="mt-0.5 h-5 w-5 shrink-0 animate-spin text-red-500 motion-reduce:animate-none" aria-hidden="true" />
@@ -75,7 +81,7 @@ export function ReelStatus({
   );
 }
 
-/** What stops the reel, and a link to the face-matching card that helps (both are fixed there). */
+/** What stops the reel, and a link to the face-matching card that helps. */
 function ReelAdvice({ icon: Icon, testId, text, children }: { icon: typeof SearchX; testId: string; text: string; children: React.ReactNode }) {
   return (
     <div className="flex flex-col gap-4">

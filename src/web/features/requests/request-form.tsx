@@ -47,6 +47,11 @@ export function RequestForm() {
           <fieldset disabled={locked} className="flex flex-col gap-4">
             <div role="radiogroup" aria-label="Event" className="flex flex-col gap-2">
               <p className="text-sm font-medium text-neutral-200">Event</p>
+              {events.data?.length === 0 && (
+                <p className="text-sm text-neutral-400" data-testid="request-no-events">
+                  {REQUEST.noEvents}
+                </p>
+              )}
               {events.data?.map((ev) => {
                 const checked = shownEventId === ev.id;
                 return (
@@ -96,12 +101,17 @@ export function RequestForm() {
               </div>
             )}
           </fieldset>
+          {!locked && event && (
+            <p className="text-sm text-neutral-300" data-testid="request-reel-source" data-source={event.reelsFrom}>
+              {event.reelsFrom === 'footage' ? REQUEST.fromFootage : REQUEST.byHand}
+            </p>
+          )}
           {!locked && (
             <p className="text-sm text-neutral-400" data-testid="request-price">
               {PRICES.requestForm}
             </p>
           )}
-          <Button type="submit" disabled={locked || submit.isPending}>
+          <Button type="submit" disabled={locked || submit.isPending || events.data?.length === 0}>
             {locked ? DASHBOARD.requestSubmitted : submit.isPending ? 'Submitting...' : 'Submit Request'}
           </Button>
           {openRequest && (
