@@ -278,3 +278,51 @@ export const CLOSE_ACCOUNT = {
   failed: 'The account could not be closed. Please try again.',
   done: { title: 'Account closed', description: 'Your account and everything it held have been erased. An email confirms it.' } satisfies ToastText,
 };
+
+/** Private links to a delivered reel for relatives without an account (issue 34, item 2). */
+export const SHARE = {
+  title: 'Share with family',
+  intro: 'Make a private link for grandparents and relatives: they watch the reel on any phone without an account. Only people you send it to can open it, and you can turn it off at any time.',
+  make: 'Make a link',
+  making: 'Making…',
+  validFor: 'Valid for',
+  days: (n: number) => (n === 1 ? '1 day' : `${n} days`),
+  includePhotos: 'Include the photos',
+  created: 'Link made. Copy it now: for your privacy we show it only once.',
+  copy: 'Copy link',
+  copied: 'Copied',
+  send: 'Send the link',
+  linkLabel: 'Your new link',
+  opened: (n: number) => (n === 0 ? 'Not opened yet' : n === 1 ? 'Opened once' : `Opened ${n} times`),
+  expires: (date: string) => `Works until ${date}`,
+  expired: (date: string) => `Expired on ${date}`,
+  revoked: 'Turned off',
+  revoke: 'Turn off',
+  revokedToast: { title: 'Link turned off', description: 'Nobody can open it any more.' } satisfies ToastText,
+  withPhotos: 'Reel and photos',
+  reelOnly: 'Reel only',
+  none: 'No links yet.',
+  failed: 'Could not make the link. Please try again.',
+  /** Refusals of the API, word for word. */
+  notDelivered: 'Only a delivered reel can be shared.',
+  invalidDays: 'Choose how long the link works: 1 to 90 days.',
+  tooMany: 'This reel has 20 links that still work. Turn one off to make another.',
+  notFound: 'This link no longer exists.',
+  familyOnly: 'Only the family can make or turn off share links. This is not possible while viewing the site as a user.',
+} as const;
+
+/** The page a share link opens, for someone with no account (server/sharing/page.ts). */
+export const SHARED_PAGE = {
+  title: (firstName: string) => `${firstName}'s highlight reel`,
+  sharedBy: (until: string) => `Shared privately by the family. This link works until ${until}.`,
+  reel: 'Highlight reel',
+  social: 'Vertical cut',
+  photos: 'Photos',
+  noVideo: 'The video is being prepared. Try again in a few minutes.',
+  expiredTitle: 'This link has expired',
+  expired: 'Ask the family for a new link.',
+  revokedTitle: 'This link was turned off',
+  revoked: 'The family turned this link off. Ask them for a new one if you should still see the reel.',
+  unknownTitle: 'This link does not work',
+  unknown: 'Check that the whole link was copied, or ask the family for a new one.',
+} as const;

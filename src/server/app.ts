@@ -15,6 +15,8 @@ import { eventRoutes } from './events/routes';
 import { mediaRoutes } from './media/routes';
 import { orderRoutes, promoRoutes } from './orders/routes';
 import { isLocalProvider, LOCAL_CHECKOUT_PATH } from './payments/local-provider';
+import { SHARE_PATH } from './sharing/links';
+import { sharedReelRoutes, shareLinkRoutes } from './sharing/routes';
 import { checkoutRoutes, localCheckoutRoutes, WEBHOOK_PATHS, webhookRoutes } from './payments/routes';
 import { profileRoutes } from './profiles/routes';
 import { matchAgainWithNewFaces } from './requests/reel-progress';
@@ -49,6 +51,7 @@ export function createApi(deps: AppDeps) {
     .route('/stills', stillRoutes(deps))
     .route('/media', mediaRoutes(deps))
     .route('/orders', orderRoutes(deps))
+    .route('/share-links', shareLinkRoutes(deps))
     .route('/promo-codes', promoRoutes(deps))
     .route('/checkout', checkoutRoutes(deps))
     .route('/payments', webhookRoutes(deps))
@@ -105,6 +108,8 @@ export function createApp(deps: AppDeps) {
     return next();
   });
 
+  // A share link's page and media, for relatives without an account (sharing/routes.ts).
+  app.route(SHARE_PATH, sharedReelRoutes(deps));
   // The built-in test checkout's page, while no payment provider is configured.
   if (isLocalProvider(deps.payments)) app.route(LOCAL_CHECKOUT_PATH, localCheckoutRoutes(deps, deps.payments));
 

@@ -8,7 +8,7 @@ import { runAdminCommand } from '../../src/server/admin/service';
 import { admins, auditLog, session, userProfiles } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { jpeg, makeAdmin } from '../support/dashboard-fixtures';
-import { jsonOf } from '../support/http';
+import { jar, jsonOf } from '../support/http';
 
 type User = Awaited<ReturnType<typeof createVerifiedUser>>;
 let app: TestApp;
@@ -30,22 +30,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** A browser's cookie jar: later Set-Cookie headers replace earlier cookies of the same name. */
-function jar(...sources: Array<string | Response>): string {
-  const cookies = new Map<string, string>();
-  for (const source of sources) {
-    const pairs =
-      typeof source === 'string'
-        ? source.split(';').map((p) => p.trim()).filter(Boolean)
-        : source.headers.getSetCookie().map((c) => c.split(';')[0]!.trim());
-    for (const pair of pairs) {
-      const [name, ...value] = pair.split('=');
-      if (value.join('=') === '') cookies.delete(name!);
-      else cookies.set(name!, value.join('='));
-    }
-  }
-  return [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-}
 
 type Me = { user: { id: string; email: string; isAdmin: boolean } | null; impersonation: { adminEmail: string; endsAt: string } | null };
 const me = async (cookie: string) => jsonOf<Me>(await app.fetch('/api/account/me', { cookie }));

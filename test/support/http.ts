@@ -53,3 +53,20 @@ export async function jsonOf<T = { code?: string; message?: string; title?: stri
 
 /** Lets anything the server started in the background (a mail being sent) finish. */
 export const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+/** A browser's cookie jar: later Set-Cookie headers replace earlier cookies of the same name. */
+export function jar(...sources: Array<string | Response>): string {
+  const cookies = new Map<string, string>();
+  for (const source of sources) {
+    const pairs =
+      typeof source === 'string'
+        ? source.split(';').map((p) => p.trim()).filter(Boolean)
+        : source.headers.getSetCookie().map((c) => c.split(';')[0]!.trim());
+    for (const pair of pairs) {
+      const [name, ...value] = pair.split('=');
+      if (value.join('=') === '') cookies.delete(name!);
+      else cookies.set(name!, value.join('='));
+    }
+  }
+  return [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+}

@@ -1,5 +1,5 @@
 // GET /api/dashboard: what the family's dashboard shows on arrival (profile, reels, photos,
-// requests, the events to ask for, the face matching card, support visits) in one answer: one
+// requests, the events to ask for, share links, the face matching card, support visits) in one answer: one
 // session check and one round trip instead of seven, five statements side by side (the profile
 // brings the references and whether support ever visited). Each part is exactly what its own route
 // answers (/api/profile, /videos, /stills, /requests, /events, /profile/face-matching,
@@ -13,6 +13,7 @@ import { preparedQuery } from '../db/prepared';
 import { userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { listActiveEvents } from '../events/routes';
+import { listShareLinks } from '../sharing/links';
 import { referenceFactsColumn, referenceFactsFromJson } from '../faces/references';
 import { apiError } from '../http/errors';
 import { faceMatchingState } from '../profiles/face-matching-state';
@@ -33,12 +34,13 @@ export function dashboardRoutes(deps: AppDeps) {
   return new Hono<ViewerEnv>().use(requireUser(deps.auth, deps.db)).get('/', async (c) => {
     const { db } = deps;
     const userId = c.var.viewer.userId;
-    const [[row], videos, stills, requests, events] = await Promise.all([
+    const [[row], videos, stills, requests, events, shareLinks] = await Promise.all([
       profileWithCards(db).execute({ userId }),
       listVisibleVideos(db, userId),
       familyStills(db, userId),
       familyRequests(db, userId),
       listActiveEvents(db),
+      listShareLinks(db, userId),
     ]);
     if (!row) return apiError(c, 404, 'USER_NOT_FOUND', PROFILE.notFound);
     c.header('Cache-Control', 'no-store');
@@ -48,6 +50,7 @@ export function dashboardRoutes(deps: AppDeps) {
       stills,
       requests,
       events,
+      shareLinks,
       faceMatching: faceMatchingState(row.profile, referenceFactsFromJson(row.references), userId),
       supportVisits: row.visited ? await supportVisits(db, userId) : [],
     });

@@ -368,6 +368,32 @@ export const userStills = pgTable(
   (t) => [index('user_stills_user_idx').on(t.userId, t.orderPosition)],
 );
 
+/**
+ * A private, watch-only link to a delivered reel for relatives without an account (issue 34,
+ * item 2; decision 0034). Only the SHA-256 of its secret is kept: the link is shown once, when made.
+ */
+export const shareLinks = pgTable(
+  'share_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => highlightRequests.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The reel's photo stills are shown too (the family ticked them). */
+    includePhotos: boolean('include_photos').notNull().default(false),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    openCount: integer('open_count').notNull().default(0),
+    lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('share_links_request_idx').on(t.requestId, t.createdAt), index('share_links_user_idx').on(t.userId)],
+);
+
 // ---- payments ------------------------------------------------------------------------------
 
 /**

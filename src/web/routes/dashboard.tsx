@@ -23,6 +23,7 @@ import { RequireUser } from '../features/session/require-session';
 import { impersonationOf, useMe } from '../features/session/session';
 import { useSignOut } from '../features/session/use-sign-out';
 import { StillsCarousel } from '../features/stills/stills-carousel';
+import { ShareCard } from '../features/sharing/share-card';
 import { VideoList } from '../features/videos/video-list';
 import { notify } from '../lib/toast';
 import { Button } from '../ui/button';
@@ -113,6 +114,7 @@ function Dashboard() {
           <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
             <VideoList />
             <StillsCarousel />
+            <ShareCard familyOnly={impersonating} />
           </div>
           <div className="flex min-w-0 flex-col gap-6">
             <RequestForm />

@@ -1,5 +1,5 @@
 // The dashboard's first load: one GET /api/dashboard fills the caches of its parts (profile, reels,
-// photos, requests, events, the face matching card, support visits), each then refreshed alone
+// photos, requests, events, share links, the face matching card, support visits), each then refreshed alone
 // through its own route. One request and one session check instead of seven.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { profileQuery } from '../profile/api';
 import { FACE_MATCHING_KEY } from '../profile/face-matching';
 import { SUPPORT_VISITS_KEY } from '../profile/support-visits';
 import { eventsQuery, requestsQuery } from '../requests/api';
+import { shareLinksQuery } from '../sharing/api';
 import { stillsQuery } from '../stills/stills-carousel';
 import { videosQuery } from '../videos/api';
 
@@ -27,6 +28,7 @@ export function useDashboardArrival(): boolean {
       queryClient.setQueryData(stillsQuery.queryKey, parts.stills);
       queryClient.setQueryData(requestsQuery.queryKey, parts.requests);
       queryClient.setQueryData(eventsQuery.queryKey, parts.events);
+      queryClient.setQueryData(shareLinksQuery.queryKey, parts.shareLinks);
       queryClient.setQueryData(FACE_MATCHING_KEY, parts.faceMatching);
       queryClient.setQueryData(SUPPORT_VISITS_KEY, parts.supportVisits);
       return true;

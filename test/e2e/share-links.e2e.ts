@@ -1,0 +1,122 @@
+// Sharing a delivered reel with relatives (issue 34, item 2), in a real browser on `npm start`:
+// the family makes a link on a phone (7 days, photos ticked) and copies it; a grandparent opens it
+// signed out on a phone and watches the reel, the vertical cut and the photos; the family sees it
+// was opened and turns it off; the link then says so, as an expired one does. Screenshots at 390
+// and 1280px; every screen through the accessibility gate.
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { SHARE, SHARED_PAGE } from '../../src/common/dashboard-messages';
+import { highlightRequests, orders, shareLinks, userProfiles, userStills, userVideos } from '../../src/server/db/schema';
+import { expectAccessible } from './a11y';
+import { launchBrowser, newPage, shot, startSeededProduct, type Product } from './support';
+
+let product: Product;
+let browser: Browser;
+/** A link made 40 days ago for 30 days: expired. */
+const expiredToken = randomBytes(32).toString('hex');
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const started = await startSeededProduct('Maya Brooks', async ({ db, storage, userId }) => {
+    await db.update(userProfiles).set({ firstName: 'Maya', lastName: 'Brooks' }).where(eq(userProfiles.id, userId));
+    const [request] = await db
+      .insert(highlightRequests)
+      .values({ userId, status: 'delivered', eventId: 'chicago-3v3-2024', event: 'Chicago 3v3 (Chicago, IL, Nov 9)', games: [] })
+      .returning();
+    await db.insert(orders).values({ provider: 'local', userId, requestId: request!.id, amount: 15000, status: 'completed', completedAt: new Date() });
+    const reel = '44444444-4444-4444-8444-444444444444';
+    const social = '55555555-5555-4555-8555-555555555555';
+    await storage.put(`user-videos/${userId}/${reel}.mp4`, fs.readFileSync('public/hero/desktop.mp4'), 'video/mp4');
+    await storage.put(`user-videos/${userId}/${social}.mp4`, fs.readFileSync('public/hero/mobile.mp4'), 'video/mp4');
+    await db.insert(userVideos).values([
+      { id: reel, userId, requestId: request!.id, videoType: 'highlight_reel', videoTitle: 'Chicago 3v3 Highlights', videoUrl: `user-videos/${userId}/${reel}.mp4`, isVisible: true, isPaid: true, width: 1280, height: 720 },
+      { id: social, userId, requestId: request!.id, videoType: 'social_cut', videoTitle: 'Chicago 3v3 (vertical)', videoUrl: `user-videos/${userId}/${social}.mp4`, isVisible: true, isPaid: true, width: 720, height: 1280 },
+    ]);
+    for (const [i, file] of ['public/about/cover.jpg', 'public/hero/desktop.jpg'].entries()) {
+      const key = `user-stills/${userId}/still-share-${i}.jpg`;
+      await storage.put(key, fs.readFileSync(file), 'image/jpeg');
+      await db.insert(userStills).values({ userId, storageUrl: key, orderPosition: i, requestId: request!.id });
+    }
+    const day = 24 * 3600 * 1000;
+    await db.insert(shareLinks).values({
+      userId,
+      requestId: request!.id,
+      tokenHash: createHash('sha256').update(expiredToken).digest('hex'),
+      expiresAt: new Date(Date.now() - 10 * day),
+      createdAt: new Date(Date.now() - 40 * day),
+    });
+  });
+  product = started.product;
+  const family = await newPage(browser, 390);
+  await family.page.goto(started.link);
+  await family.page.waitForURL('**/dashboard');
+  familyPage = family;
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+let familyPage: Awaited<ReturnType<typeof newPage>>;
+
+it('a family shares a delivered reel; a relative watches it signed out on a phone; turned off, and expired, it says so', async () => {
+  const { page, errors } = familyPage;
+  const card = page.getByTestId('share-card');
+  await card.waitFor();
+  // The expired link of the seed is listed as such.
+  await card.getByTestId('share-link').filter({ hasText: /Expired on/ }).waitFor();
+  await card.getByLabel(SHARE.validFor).selectOption('7');
+  await card.getByLabel(SHARE.includePhotos).check();
+  await card.getByRole('button', { name: SHARE.make }).click();
+  await card.getByText(SHARE.created).waitFor();
+  const url = await card.getByTestId('share-url').inputValue();
+  expect(url).toMatch(new RegExp(`^${product.url}/share/[0-9a-f]{64}$`));
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, 'share-01-link-made-390');
+  await expectAccessible(page, 'dashboard with a share link made, phone');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // A grandparent's phone: no account, no cookie.
+  const relative = await newPage(browser, 390);
+  await relative.page.goto(url);
+  await relative.page.getByRole('heading', { name: SHARED_PAGE.title('Maya') }).waitFor();
+  expect(await relative.page.content()).not.toContain('Brooks');
+  const videos = relative.page.locator('video');
+  expect(await videos.count()).toBe(2);
+  // The reel really plays from the link's own address.
+  await expect.poll(() => videos.first().evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+  await expect.poll(() => videos.nth(1).evaluate((v: HTMLVideoElement) => v.videoHeight > v.videoWidth), { timeout: 15_000 }).toBe(true);
+  expect(await relative.page.locator('img').count()).toBe(2);
+  expect(await relative.page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex,nofollow');
+  await shot(relative.page, 'share-02-watched-signed-out-390');
+  await expectAccessible(relative.page, 'shared reel, phone');
+  expect(await relative.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const wide = await newPage(browser, 1280);
+  await wide.page.goto(url);
+  await wide.page.getByRole('heading', { name: SHARED_PAGE.title('Maya') }).waitFor();
+  await shot(wide.page, 'share-03-watched-signed-out-1280');
+
+  // The family sees it was opened (twice: phone and laptop), and turns it off.
+  await page.reload();
+  const made = card.getByTestId('share-link').filter({ hasText: SHARE.withPhotos });
+  await made.getByTestId('share-opened').getByText(SHARE.opened(2)).waitFor();
+  await made.getByRole('button', { name: SHARE.revoke }).click();
+  await page.getByText(SHARE.revokedToast.title).first().waitFor();
+  await made.getByText(SHARE.revoked).waitFor();
+
+  await relative.page.reload();
+  await relative.page.getByRole('heading', { name: SHARED_PAGE.revokedTitle }).waitFor();
+  await relative.page.getByText(SHARED_PAGE.revoked).waitFor();
+  await shot(relative.page, 'share-04-turned-off-390');
+  await expectAccessible(relative.page, 'turned-off share link, phone');
+  await relative.page.goto(`${product.url}/share/${expiredToken}`);
+  await relative.page.getByRole('heading', { name: SHARED_PAGE.expiredTitle }).waitFor();
+  await relative.page.getByText(SHARED_PAGE.expired).waitFor();
+  expect(errors).toEqual([]);
+  // The turned-off and expired pages answer 410, which the browser reports; nothing else failed.
+  expect(relative.errors.filter((e) => !/status of 410/.test(e))).toEqual([]);
+  expect(wide.errors).toEqual([]);
+}, 120_000);
