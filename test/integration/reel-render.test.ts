@@ -276,17 +276,33 @@ describe('the render', () => {
       expect(storage.localPath(v.thumbnailUrl!)).toBeTruthy();
     }
 
-    // Stills: one per found clip at most, full resolution of the footage, no metadata.
-    const stills = await app.db.select().from(userStills).where(eq(userStills.requestId, requestId));
-    expect(stills.length).toBeGreaterThanOrEqual(1);
-    expect(stills.length).toBeLessThanOrEqual(render.clips.filter((c) => c.trackIds.length).length);
-    for (const s of stills) {
+    // Stills (issue 34, item 6): per found clip at most one moment, each a portrait 4:5 and a
+    // landscape 3:2 cut around the athlete from the footage's own pixels, with no metadata, and
+    // the athlete is the face in every one of them.
+    const stills = await app.db.select().from(userStills).where(eq(userStills.requestId, requestId)).orderBy(userStills.orderPosition);
+    expect(stills.length).toBeGreaterThanOrEqual(2);
+    expect(stills.length % 2).toBe(0);
+    expect(stills.length).toBeLessThanOrEqual(2 * render.clips.filter((c) => c.trackIds.length).length);
+    const refs = (await app.db.select().from(athleteReferences).where(eq(athleteReferences.userId, athlete.userId))).flatMap((r) => decodeEmbeddings(r.embedding));
+    for (const [i, s] of stills.entries()) {
       expect(s.isVisible).toBe(false);
-      const meta = await sharp(storage.localPath(s.storageUrl)!).metadata();
-      expect(meta).toMatchObject({ format: 'jpeg', width: 1280, height: 720 });
+      const shape = i % 2 === 0 ? 'portrait' : 'landscape';
+      expect(s.originalFilename).toBe(`highlight-${Math.floor(i / 2) + 1}-${shape}.jpg`);
+      const file = storage.localPath(s.storageUrl)!;
+      const meta = await sharp(file).metadata();
+      expect(meta.format).toBe('jpeg');
+      if (shape === 'portrait') expect(meta.width! * 5).toBe(meta.height! * 4);
+      else expect(meta.width! * 2).toBe(meta.height! * 3);
+      // A crop of the 1280×720 frame (these faces are close: up to its whole height), never scaled up.
+      expect(meta.height).toBeLessThanOrEqual(720);
+      expect(meta.width).toBeLessThan(1280);
       expect(meta.exif).toBeUndefined();
       expect(meta.icc).toBeUndefined();
       expect(meta.xmp).toBeUndefined();
+      const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const faces = await app.server.deps.faces.run<PhotoFace[]>({ op: 'analyze-photo', rgb: new Uint8Array(data), width: info.width, height: info.height });
+      const closest = Math.min(...faces.flatMap((f) => refs.map((r) => faceDistance(Float32Array.from(f.descriptor), r))));
+      expect(closest, `${s.originalFilename}`).toBeLessThan(UNSURE_DISTANCE);
     }
     // The still's file is not the family's before payment, even by its address.
     expect((await app.fetch(`/api/media/${stills[0]!.storageUrl}`, { cookie: athlete.cookie })).status).toBe(404);

@@ -25,6 +25,7 @@ import { introCard, outroCard } from './cards';
 import type { FaceSample } from './crop-path';
 import { FORMATS, pickSocialClips, renderOutput, type ClipInput, type OutputKind } from './render';
 import { renderPreview } from './preview';
+import { STILL_SHAPES, stillCrop } from './still-crops';
 import { acceptedClips, ReviewRefused } from './review';
 import { announceReadyToPurchase } from '../requests/reel-progress';
 import { publishReview } from '../realtime/bus';
@@ -32,7 +33,8 @@ import { renderSpeed } from '../observability/metrics';
 import { workFolder } from '../jobs/leftovers';
 
 export const SOCIAL_MAX_S = REEL_FORMAT.socialMaxS;
-export const STILLS_MAX = 12;
+/** Moments a reel's stills come from; each gives a portrait and a landscape. */
+export const STILLS_MAX = 8;
 const PROGRESS_EVERY_MS = 1000;
 
 const VIDEO_TYPE: Record<OutputKind, 'highlight_reel' | 'social_cut'> = { reel: 'highlight_reel', social: 'social_cut' };
@@ -130,14 +132,21 @@ interface StillPick {
   t: number;
   quality: number;
   order: number;
+  /** The athlete's face in that frame, in the source's pixels: what the crops are cut around. */
+  face: FaceSample;
+  sourceW: number;
+  sourceH: number;
 }
 
-/** The athlete's best frame per clip (index quality: size × score × sharpness × frontalness), the best 12, in reel order. */
-export function pickStills(clips: Array<{ file: string; startS: number; durationS: number; faces: Array<FaceSample & { quality: number }> }>): StillPick[] {
+/**
+ * The athlete's best frame per clip (index quality: size × score × sharpness × frontalness, so
+ * the sharpest frames where the athlete is largest), the best STILLS_MAX, in reel order.
+ */
+export function pickStills(clips: Array<{ file: string; width: number; height: number; startS: number; durationS: number; faces: Array<FaceSample & { quality: number }> }>): StillPick[] {
   const best: StillPick[] = [];
   clips.forEach((clip, order) => {
     const top = clip.faces.reduce<(FaceSample & { quality: number }) | null>((a, f) => (f.t >= 0 && f.t <= clip.durationS && (!a || f.quality > a.quality) ? f : a), null);
-    if (top) best.push({ file: clip.file, t: clip.startS + top.t, quality: top.quality, order });
+    if (top) best.push({ file: clip.file, t: clip.startS + top.t, quality: top.quality, order, face: top, sourceW: clip.width, sourceH: clip.height });
   });
   return best
     .sort((a, b) => b.quality - a.quality)
@@ -235,14 +244,19 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
       await update({ stage: 'stills', progress: 85 });
       const picks = pickStills(clips);
       const stillFiles = await timed('stills', async () => {
-        const out: string[] = [];
+        const out: Array<{ file: string; name: string }> = [];
         for (const [i, pick] of picks.entries()) {
           const png = path.join(work, `still-${i}.png`);
           await extractFullFrame(pick.file, png, pick.t);
-          const jpg = path.join(work, `still-${i}.jpg`);
-          // sharp writes no metadata unless asked: no camera, place or time leaves with a still.
-          await sharp(png).jpeg({ quality: 92, mozjpeg: true }).toFile(jpg);
-          out.push(jpg);
+          // A portrait and a landscape of the athlete, cut from the frame's own pixels (still-crops.ts).
+          const { width = pick.sourceW, height = pick.sourceH } = await sharp(png).metadata();
+          for (const shape of STILL_SHAPES) {
+            const crop = stillCrop(pick.face, width, height, shape);
+            const jpg = path.join(work, `still-${i}-${shape.name}.jpg`);
+            // sharp writes no metadata unless asked: no camera, place or time leaves with a still.
+            await sharp(png).extract(crop).jpeg({ quality: 92, mozjpeg: true }).toFile(jpg);
+            out.push({ file: jpg, name: `highlight-${i + 1}-${shape.name}.jpg` });
+          }
         }
         return out;
       });
@@ -289,7 +303,7 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
         });
       }
       const stillKeys: string[] = [];
-      for (const [i, file] of stillFiles.entries()) {
+      for (const [i, { file }] of stillFiles.entries()) {
         const key = storageKeys.renderedStill(request.userId, renderId, i);
         await storage.putFile(key, file, 'image/jpeg', { move: true });
         stillKeys.push(key);
@@ -317,7 +331,7 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
         await tx.delete(userStills).where(eq(userStills.renderId, renderId));
         if (stillKeys.length) {
           await tx.insert(userStills).values(
-            stillKeys.map((key, i) => ({ userId: request.userId, storageUrl: key, originalFilename: `highlight-${i + 1}.jpg`, orderPosition: i, requestId: request.id, isVisible: paid, renderId })),
+            stillKeys.map((key, i) => ({ userId: request.userId, storageUrl: key, originalFilename: stillFiles[i]!.name, orderPosition: i, requestId: request.id, isVisible: paid, renderId })),
           );
         }
         const previous = and(eq(reelRenders.requestId, request.id), ne(reelRenders.id, renderId), isNotNull(reelRenders.previewKey));
