@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ADMIN, FOOTAGE } from '../../src/common/admin-messages';
-import { CHECKOUT, DASHBOARD, REEL_STATUS, REQUEST } from '../../src/common/dashboard-messages';
+import { CHECKOUT, DASHBOARD, REEL_STATUS, REQUEST, TUTORIAL } from '../../src/common/dashboard-messages';
 import { expectAccessible } from './a11y';
 import { grantAdmin, launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
@@ -28,11 +28,16 @@ it('a fresh install has no events; a footage event takes no payment before a pre
   const fam = await newPage(browser, 390);
   await fam.page.goto(family.link);
   await fam.page.waitForURL('**/dashboard');
-  await fam.page.keyboard.press('Escape'); // the tutorial
+  await fam.page.getByText(TUTORIAL.steps[0]!.title).waitFor();
   const headers = { origin: product.url };
-  expect((await fam.page.request.patch(`${product.url}/api/profile`, { data: { firstName: 'Jordan', lastName: 'Lee', jerseyNumber: '9' }, headers })).status()).toBe(200);
+  expect((await fam.page.request.patch(`${product.url}/api/profile`, { data: { firstName: 'Jordan', lastName: 'Lee', teamName: 'Dallas Dribblers', jerseyNumber: '9' }, headers })).status()).toBe(200);
   expect((await fam.page.request.put(`${product.url}/api/profile/athlete`, { data: { birthday: '2011-05-02', guardianConsent: true }, headers })).status()).toBe(200);
+  // The team and number are on file: the tutorial asks only for the photo (issue 34, item 7).
   await fam.page.reload();
+  await fam.page.getByText('Step 1 of 1').waitFor();
+  await fam.page.getByRole('button', { name: TUTORIAL.done }).waitFor();
+  await fam.page.keyboard.press('Escape');
+  await fam.page.getByTestId('tutorial').waitFor({ state: 'detached' });
 
   // Nothing to ask for on a fresh install, said plainly; Submit cannot be pressed.
   await fam.page.getByTestId('request-no-events').getByText(REQUEST.noEvents).waitFor();

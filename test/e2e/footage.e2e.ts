@@ -64,6 +64,12 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await card.getByLabel(FACE_MATCHING.addReference).setInputFiles(path.join(tmp, 'ava.jpg'));
   await fp.getByText(FACE_MATCHING.referenceAdded).waitFor({ timeout: 30_000 });
   await card.getByRole('img', { name: 'Reference photo 1' }).waitFor();
+  // A headshot added now is checked on the server, and the card says so without a reload (issue 34, item 7).
+  expect(await card.getByText(FACE_MATCHING.headshotUsable).count()).toBe(0);
+  await fp.getByLabel('Profile photo', { exact: true }).setInputFiles(path.join(tmp, 'ava.jpg'));
+  await fp.getByTestId('avatar-cropper').waitFor();
+  await fp.getByRole('button', { name: 'Save', exact: true }).click();
+  await card.getByTestId('headshot-state').getByText(FACE_MATCHING.headshotUsable).waitFor({ timeout: 30_000 });
   await card.scrollIntoViewIfNeeded();
   await shot(fp, 'footage-01-consent-1280');
   await expectAccessible(fp, 'dashboard with face matching');
@@ -316,7 +322,10 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   expect(download.suggestedFilename()).toBe('Ava Stone – Austin Fall League (Austin, TX, Oct 18-19) – Highlight Reel.mp4');
   const photos = fp.locator('section', { has: fp.getByRole('heading', { name: DASHBOARD.cards.photos }) });
   await photos.getByRole('img').first().waitFor();
-  await expect.poll(() => photos.getByRole('img').first().evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBe(1280);
+  // Photos of her, not of the game (issue 34, item 6): the first is a 4:5 portrait cut from the 720p frame.
+  await expect
+    .poll(() => photos.getByRole('img').first().evaluate((i) => [(i as HTMLImageElement).naturalWidth * 5 === (i as HTMLImageElement).naturalHeight * 4, (i as HTMLImageElement).naturalHeight <= 720 && (i as HTMLImageElement).naturalHeight > 300]))
+    .toEqual([true, true]);
   await fp.waitForTimeout(400);
   await shot(fp, 'review-04-family-dashboard-1280');
   await expectAccessible(fp, 'dashboard with the rendered reel');

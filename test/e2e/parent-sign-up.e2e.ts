@@ -115,6 +115,10 @@ it('registers a parent with an event from the database and a 12 MB headshot scal
   expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(Math.min(1600, HEADSHOT_SHRINK.maxSidePx));
   expect(meta.width! / meta.height!).toBeCloseTo(2600 / 1600, 1);
 
+  // The event named at registration is chosen already on the request form (issue 34, item 7).
+  await expect.poll(() => page.getByRole('radio', { name: /Chicago 3v3/ }).isChecked()).toBe(true);
+  expect(await page.getByRole('radio', { name: /Austin Fall League/ }).isChecked()).toBe(false);
+
   // The same link again while signed in: the dashboard says the address is already confirmed.
   await page.goto(link);
   await page.waitForURL(`${product.url}/dashboard`);

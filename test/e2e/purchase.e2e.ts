@@ -115,10 +115,14 @@ it('buys a reel with a promo code and the test checkout; a declined card and a c
   await page.getByRole('alert').getByText('Your card was declined. Try a different card.').waitFor();
   await shots(page, 'purchase-03-declined');
   await expectAccessible(page, 'test checkout with a declined card');
+  // Every field keeps what was typed: only the number changes for another card.
+  expect(await page.getByLabel('Card number').inputValue()).toBe('4000 0000 0000 0002');
+  expect(await page.getByLabel('Expiration (MM / YY)').inputValue()).toBe('12 / 34');
+  expect(await page.getByLabel('Security code (CVC)').inputValue()).toBe('123');
+  expect(await page.getByLabel('Name on card').inputValue()).toBe('Jordan Lee');
 
   // The test card: back on the dashboard; the order is confirmed by the callback.
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Security code (CVC)').fill('123');
   await page.getByRole('button', { name: 'Pay $120.00' }).click();
   await page.waitForURL('**/dashboard**');
   await page.getByText(CHECKOUT.success.title).waitFor();

@@ -212,8 +212,15 @@ describe('the test checkout', () => {
     expect(declined.status).toBe(200);
     const declinedHtml = await declined.text();
     expect(declinedHtml).toContain('Your card was declined. Try a different card.');
-    // The card number is never written back into the page.
-    expect(declinedHtml).toMatch(/name="number"[^>]*value=""/);
+    // The fields keep what was typed (a test card's number too), as a provider's page does.
+    expect(declinedHtml).toMatch(/name="number"[^>]*value="4000 0000 0000 0002"/);
+    // A real card number is never written back into the page.
+    const real = await pay(sessionId, { number: '4111 1111 1111 1111' });
+    const realHtml = await real.text();
+    expect(realHtml).toContain('Your card was declined. This checkout is in test mode: use a test card.');
+    expect(realHtml).toMatch(/name="number"[^>]*value=""/);
+    expect(realHtml).toMatch(/name="cvc"[^>]*value=""/);
+    expect(realHtml).not.toContain('4111');
     const invalid = await pay(sessionId, { number: '4242 4242 4242 4241', expiry: '01 / 20', cvc: '1' });
     expect(invalid.status).toBe(200);
     const invalidHtml = await invalid.text();

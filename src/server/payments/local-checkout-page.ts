@@ -1,6 +1,6 @@
 // The built-in test checkout's page: what a provider's hosted checkout in test mode looks like,
 // rendered on the server with no script at all (a plain form). Test cards only: a real card
-// number is declined, and no card number is ever stored or logged.
+// number is declined, never written back into the page, and no card number is ever stored or logged.
 import { COMPANY } from '../../common/company';
 
 export interface CardForm {
@@ -19,6 +19,12 @@ export const TEST_CARDS = {
 } as const;
 
 export type CardCheck = { ok: true } | { ok: false; errors: Partial<Record<CardField, string>> } | { ok: false; declined: string };
+
+/** One of the numbers the page itself lists (and the other success card). */
+export function isTestCardNumber(typed: string): boolean {
+  const number = typed.replace(/[\s-]/g, '');
+  return (Object.values(TEST_CARDS) as string[]).includes(number) || number === '5555555555554444';
+}
 
 const luhn = (digits: string) => {
   let sum = 0;
@@ -112,11 +118,14 @@ export function renderCheckoutPage(
   state: { values?: Partial<CardForm>; errors?: Partial<Record<CardField, string>>; declined?: string } = {},
 ): string {
   const total = money(view.amountTotal, view.currency);
+  const testCardTyped = isTestCardNumber(state.values?.number ?? '');
   const field = (name: CardField, label: string, attrs: string) => {
     const error = state.errors?.[name];
     const id = FIELD_IDS[name];
-    // A card number or a security code is never written back into the page.
-    const value = name === 'expiry' || name === 'name' ? (state.values?.[name] ?? '') : '';
+    // After a decline or a mistake the fields keep what was typed, as a provider's page does
+    // (issue 34, item 7); a card number and its security code only when the number is one of the
+    // published test cards, so a real card number is never written into a page.
+    const value = name === 'expiry' || name === 'name' || testCardTyped ? (state.values?.[name] ?? '') : '';
     return `<div><label for="${id}">${label}</label><input id="${id}" name="${name}" ${attrs} value="${escape(value)}"${
       error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''
     }>${error ? `<p class="field-error" id="${id}-error">${escape(error)}</p>` : ''}</div>`;

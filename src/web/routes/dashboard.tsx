@@ -12,7 +12,7 @@ import { ProfileCard } from '../features/profile/profile-card';
 import { SupportVisits } from '../features/profile/support-visits';
 import { CloseAccount } from '../features/profile/close-account';
 import { ProfileHeader } from '../features/profile/profile-header';
-import { TutorialOverlay } from '../features/profile/tutorial-overlay';
+import { TutorialOverlay, tutorialSteps } from '../features/profile/tutorial-overlay';
 import { FaceMatchingCard } from '../features/profile/face-matching';
 import { FinishProfileCard } from '../features/profile/finish-profile';
 import { useLiveUpdates } from '../features/realtime/use-live-updates';
@@ -129,7 +129,7 @@ function Dashboard() {
         {/* The family's own act: not offered while an admin views the site as them. */}
         {!impersonating && <CloseAccount />}
       </main>
-      {showTutorial && <TutorialOverlay />}
+      {showTutorial && <TutorialOverlay steps={tutorialSteps(p)} />}
     </>
   );
 }

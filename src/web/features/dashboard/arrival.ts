@@ -4,8 +4,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../lib/api';
-import { profileQuery } from '../profile/api';
-import { FACE_MATCHING_KEY } from '../profile/face-matching';
+import { FACE_MATCHING_KEY, profileQuery } from '../profile/api';
 import { SUPPORT_VISITS_KEY } from '../profile/support-visits';
 import { eventsQuery, requestsQuery } from '../requests/api';
 import { shareLinksQuery } from '../sharing/api';

@@ -16,12 +16,17 @@ export function useProfile() {
   return useQuery(profileQuery);
 }
 
-function useProfileMutation<V>(fn: (v: V) => Promise<ProfileDto>) {
+/** The face matching card's state (profile/face-matching.tsx), under the profile's key. */
+export const FACE_MATCHING_KEY = ['profile', 'face-matching'];
+
+function useProfileMutation<V>(fn: (v: V) => Promise<ProfileDto>, opts: { faceMatchingChanges?: boolean } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
     onSuccess: (profile) => {
       queryClient.setQueryData(profileQuery.queryKey, profile);
+      // A new headshot was checked for a face on the server: the card says what it found at once.
+      if (opts.faceMatchingChanges) void queryClient.invalidateQueries({ queryKey: FACE_MATCHING_KEY });
       void refreshSession().catch(() => {});
     },
   });
@@ -40,7 +45,7 @@ export const useSaveAvatar = () =>
     form.append('avatar', avatar, 'avatar.jpg');
     if (original) form.append('original', original);
     return uploadForm<ProfileDto>('/api/profile/avatar', 'POST', form);
-  });
+  }, { faceMatchingChanges: true });
 
 export const useSaveBanner = () =>
   useProfileMutation((banner: File) => {

@@ -5,6 +5,7 @@ import { CircleCheck, ScanFace, Trash2, TriangleAlert } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { FACE_MATCHING, headshotNote } from '../../../common/dashboard-messages';
 import { requestJson } from '../../lib/api-error';
+import { FACE_MATCHING_KEY } from './api';
 import { cn } from '../../lib/cn';
 import { JUST_LOADED_MS } from '../../lib/freshness';
 import { notify } from '../../lib/toast';
@@ -25,7 +26,6 @@ interface FaceMatchingState {
   photos: Array<{ id: string; url: string | null; createdAt: string }>;
 }
 
-export const FACE_MATCHING_KEY = ['profile', 'face-matching'];
 const MAX_PHOTOS = 5;
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' });

@@ -58,12 +58,21 @@ function Blockers({ hole }: { hole: { top: number; left: number; width: number; 
   );
 }
 
-export function TutorialOverlay() {
-  const [step, setStep] = useState(0);
+/**
+ * The steps that ask for what the family has not given yet: a registration that took the team
+ * and the jersey number is not asked for them again (issue 34, item 7).
+ */
+export function tutorialSteps(profile: { teamName: string | null; jerseyNumber: number | null }): number[] {
+  return profile.teamName && profile.jerseyNumber !== null ? [0] : [0, 1];
+}
+
+export function TutorialOverlay({ steps = [0, 1] }: { steps?: number[] }) {
+  const [shown, setShown] = useState(0);
+  const step = steps[shown] ?? 0;
   const complete = useCompleteTutorial();
   const rect = useTargetRect(TARGETS[step]!);
   const card = useRef<HTMLDivElement>(null);
-  const last = step === TUTORIAL.steps.length - 1;
+  const last = shown === steps.length - 1;
   const content = TUTORIAL.steps[step]!;
   const finish = () => {
     if (!complete.isPending) complete.mutate();
@@ -75,7 +84,7 @@ export function TutorialOverlay() {
   // Focus moves into the tutorial at each step.
   useEffect(() => {
     card.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-  }, [step]);
+  }, [shown]);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Escape') {
@@ -124,7 +133,7 @@ export function TutorialOverlay() {
         style={{ top: cardTop, left: cardLeft }}
       >
         <p className="text-xs font-semibold uppercase tracking-widest text-red-400">
-          Step {step + 1} of {TUTORIAL.steps.length}
+          Step {shown + 1} of {steps.length}
         </p>
         <h2 id="tutorial-title" className="mt-1 text-lg font-bold text-white">
           {content.title}
@@ -141,7 +150,7 @@ export function TutorialOverlay() {
               {TUTORIAL.done}
             </Button>
           ) : (
-            <Button size="sm" onClick={() => setStep((s) => s + 1)}>
+            <Button size="sm" onClick={() => setShown((s) => s + 1)}>
               {TUTORIAL.next}
             </Button>
           )}

@@ -8,17 +8,24 @@ import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Card, CardTitle } from '../../ui/card';
 import { Spinner } from '../../ui/spinner';
+import { useProfile } from '../profile/api';
 import { useEvents, useRequests, useSubmitRequest } from './api';
 
 export function RequestForm() {
   const events = useEvents();
   const requests = useRequests();
   const submit = useSubmitRequest();
-  const [eventId, setEventId] = useState('');
+  const profile = useProfile();
+  const [chosen, setEventId] = useState('');
   const [games, setGames] = useState<string[]>([]);
 
   const openRequest = requests.data?.find((r) => r.status !== 'delivered');
   const locked = Boolean(openRequest) || submit.isSuccess;
+  // The event named at registration is chosen already, until the family picks another or has asked for it.
+  const fromRegistration = profile.data?.registrationEventId;
+  const preselected =
+    fromRegistration && events.data?.some((e) => e.id === fromRegistration) && !requests.data?.some((r) => r.eventId === fromRegistration) ? fromRegistration : '';
+  const eventId = chosen || preselected;
   // While a request is open the form shows that request: its event and its games.
   const shownEventId = openRequest?.eventId ?? eventId;
   const event = events.data?.find((e) => e.id === shownEventId);
