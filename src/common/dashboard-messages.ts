@@ -34,6 +34,9 @@ export const REQUEST = {
   noEvents: "There are no events to request a reel for yet. We'll list them here as soon as our team adds one.",
   /** How the chosen event's reels are made (issue 34, item 3), said before the family asks. */
   fromFootage: 'Reels of this event are built from our game footage: you watch a preview of yours before you pay.',
+  /** A sample event of `npm run seed:demo`, for trying the product. */
+  demo: 'Demo',
+  demoHint: 'A sample event for trying the product, not a real one.',
   byHand: `Our team makes the reels of this event by hand from its video: you pay once we've approved your request, and your reel arrives within ${PROCESSING_TIME} of payment.`,
 } as const;
 

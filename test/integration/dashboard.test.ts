@@ -19,6 +19,7 @@ type Dashboard = {
   stills: Array<{ id: string }>;
   requests: Array<{ id: string; paid: boolean }>;
   events: unknown[];
+  shareLinks: unknown[];
   faceMatching: unknown;
   supportVisits: unknown[];
 };
@@ -28,6 +29,7 @@ const PARTS = {
   stills: '/api/stills',
   requests: '/api/requests',
   events: '/api/events',
+  shareLinks: '/api/share-links',
   faceMatching: '/api/profile/face-matching',
   supportVisits: '/api/profile/support-visits',
 } as const;

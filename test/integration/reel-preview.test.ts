@@ -151,6 +151,9 @@ describe('an event whose reels come from footage, before its footage is in (issu
     expect(adminEvents.find((e) => e.id === EVENT)).toMatchObject({ reelSource: 'hand', demo: true });
     const reelsFrom = async () => new Map((await jsonOf<Array<{ id: string; reelsFrom: string }>>(await app.fetch('/api/events', { cookie: stranger.cookie }))).map((e) => [e.id, e.reelsFrom]));
     expect(await reelsFrom()).toEqual(new Map([[EVENT, 'footage'], ['chicago-3v3-2024', 'hand'], [spring, 'footage']]));
+    // The sample events say they are demo data to families too.
+    const demo = new Map((await jsonOf<Array<{ id: string; demo: boolean }>>(await app.fetch('/api/events', { cookie: stranger.cookie }))).map((e) => [e.id, e.demo]));
+    expect(demo).toEqual(new Map([[EVENT, true], ['chicago-3v3-2024', true], [spring, false]]));
 
     expect((await app.fetch('/api/requests', { method: 'POST', json: { eventId: spring, games: [] }, cookie: stranger.cookie })).status).toBe(201);
     const [request] = await requestsOf(stranger);

@@ -27,12 +27,12 @@ const activeEventsWithGames = preparedQuery((db) =>
 );
 
 export async function listActiveEvents(db: Db) {
-  type Entry = { id: string; name: string; location: string; dates: string; reelsFrom: 'footage' | 'hand'; games: Array<{ id: string; label: string }> };
+  type Entry = { id: string; name: string; location: string; dates: string; reelsFrom: 'footage' | 'hand'; demo: boolean; games: Array<{ id: string; label: string }> };
   const list = new Map<string, Entry>();
   for (const { event: e, footageIn, gameId, gameLabel } of await activeEventsWithGames(db).execute()) {
     let entry = list.get(e.id);
     const reelsFrom = footageIn || e.reelSource === 'footage' ? 'footage' : 'hand';
-    if (!entry) list.set(e.id, (entry = { id: e.id, name: e.name, location: e.location, dates: e.dates, reelsFrom, games: [] }));
+    if (!entry) list.set(e.id, (entry = { id: e.id, name: e.name, location: e.location, dates: e.dates, reelsFrom, demo: e.demo, games: [] }));
     if (gameId !== null) entry.games.push({ id: gameId, label: gameLabel! });
   }
   return [...list.values()];

@@ -82,7 +82,14 @@ export function RequestForm() {
                       }}
                     />
                     <span>
-                      <span className="block font-semibold text-white">{ev.name}</span>
+                      <span className="block font-semibold text-white">
+                        {ev.name}
+                        {ev.demo && (
+                          <span className="ml-2 rounded bg-yellow-900/60 px-1.5 py-0.5 align-middle text-xs font-normal text-yellow-100" title={REQUEST.demoHint}>
+                            {REQUEST.demo}
+                          </span>
+                        )}
+                      </span>
                       <span className="block text-neutral-400">
                         {ev.location} · {ev.dates}
                       </span>
