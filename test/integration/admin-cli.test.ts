@@ -5,14 +5,12 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { asc, eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { admins, events, user } from '../../src/server/db/schema';
-import { createVerifiedUser, startTestApp } from '../support/app';
+import { createPostgresDatabase, createVerifiedUser, startTestApp } from '../support/app';
 import { enrolByApi } from '../support/two-factor';
 import { openPgliteFromTemplate } from '../support/pglite-template';
 
@@ -69,20 +67,9 @@ const adminRow = (userId: string) =>
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-cli-'));
   if (adminUrl) {
-    const name = `t_cli_${Date.now()}_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const d = new pg.Client({ connectionString: adminUrl });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    };
+    const fresh = await createPostgresDatabase(adminUrl, 't_cli');
+    databaseUrl = fresh.url;
+    dropDatabase = fresh.drop;
   }
   // The embedded database starts from the migrated template (a fresh initdb takes seconds).
   const database = databaseUrl

@@ -3,7 +3,6 @@
 // (nothing lost), and every event says how its reels are made. On PGlite, or on a fresh
 // PostgreSQL database when TEST_DATABASE_URL is set.
 import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { asc, sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -16,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrationsFolder, type Db } from '../../src/server/db/client';
 import * as schema from '../../src/server/db/schema';
 import { runAdminCommand } from '../../src/server/admin/service';
+import { createPostgresDatabase } from '../support/app';
 import { migrationsUpTo } from '../support/migrations';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -27,20 +27,11 @@ afterEach(async () => {
 /** A brand-new, empty database and a way to run a folder of migrations on it. */
 async function freshDatabase(): Promise<{ db: Db; migrate: (folder: string) => Promise<void> }> {
   if (adminUrl) {
-    const name = `t_demo_${Date.now()}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const pool = new pg.Pool({ connectionString: url.toString() });
+    const fresh = await createPostgresDatabase(adminUrl, 't_demo');
+    const pool = new pg.Pool({ connectionString: fresh.url });
     cleanups.push(async () => {
       await pool.end();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await fresh.drop();
     });
     const db = drizzlePg(pool, { schema });
     return { db: db as unknown as Db, migrate: (folder) => migratePg(db, { migrationsFolder: folder }) };

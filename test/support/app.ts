@@ -35,18 +35,24 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
     return { database: await openPgliteFromTemplate(), drop: async () => {} };
   }
   // One database per test file, made from scratch and dropped afterwards.
-  const name = `t_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const fresh = await createPostgresDatabase(adminUrl);
+  const database = await openDatabase({ url: fresh.url, pgliteDir: '' });
+  await database.migrate();
+  await seedDemoEvents(database.db);
+  return { database, drop: fresh.drop };
+}
+
+/** An empty PostgreSQL database on the server of `adminUrl`, and a way to drop it. */
+export async function createPostgresDatabase(adminUrl: string, prefix = 't'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), pgliteDir: '' });
-  await database.migrate();
-  await seedDemoEvents(database.db);
   return {
-    database,
+    url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();

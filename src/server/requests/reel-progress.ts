@@ -10,6 +10,7 @@ import { highlightRequests, userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { handPickMail, nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
+import type { MailMessage } from '../mail/mailer';
 import { paidRequestIds } from '../orders/queries';
 import { mediaUrl } from '../storage/keys';
 
@@ -141,49 +142,49 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
   return true;
 }
 
+type TeamMail = (p: { athleteName: string; familyEmail: string | null; event: string; reviewUrl: string }) => MailMessage;
+
 /**
- * Tells the team, once per request, that a family declined face matching: the athlete's clips of
- * a reel from footage are theirs to pick by hand (issue 34, item 5).
+ * Mails the team about a request, once (the job id comes from `key` and the request), when
+ * `applies` says the request is in that state; the mail names the athlete and links the review.
  */
-export async function announceHandPick(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
+async function tellTeam(
+  deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>,
+  requestId: string,
+  key: string,
+  applies: (request: RequestRow, facts: ReelFacts) => boolean,
+  mail: TeamMail,
+): Promise<boolean> {
   const [request] = await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
   const facts = request && (await reelFactsOfRequest(deps.db, request.id));
-  if (!request || !facts?.fromFootage || request.status === 'delivered' || request.matchingState !== 'no_consent') return false;
+  if (!request || !facts || !applies(request, facts)) return false;
   const [profile] = await deps.db
     .select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName, email: userProfiles.email })
     .from(userProfiles)
     .where(eq(userProfiles.id, request.userId));
   await deps.mailer.send(
-    handPickMail({
+    mail({
       athleteName: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),
       familyEmail: profile?.email ?? null,
       event: request.event,
       reviewUrl: `${deps.config.baseUrl}/admin/requests/${request.id}`,
     }),
-    { id: jobIdFor(`hand-pick:${requestId}`) },
+    { id: jobIdFor(`${key}:${requestId}`) },
   );
   return true;
 }
 
+/**
+ * Tells the team, once per request, that a family declined face matching: the athlete's clips of
+ * a reel from footage are theirs to pick by hand (issue 34, item 5).
+ */
+export function announceHandPick(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
+  return tellTeam(deps, requestId, 'hand-pick', (r, facts) => facts.fromFootage && r.status !== 'delivered' && r.matchingState === 'no_consent', handPickMail);
+}
+
 /** Tells the team, once per request, that matching found the athlete nowhere in the footage. */
-export async function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
-  const [request] = await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
-  const facts = request && (await reelFactsOfRequest(deps.db, request.id));
-  if (!request || !facts || !facts.markedNothingFound) return false;
-  const [profile] = await deps.db
-    .select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName, email: userProfiles.email })
-    .from(userProfiles)
-    .where(eq(userProfiles.id, request.userId));
-  await deps.mailer.send(
-    nothingFoundMail({
-      athleteName: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),
-      familyEmail: profile?.email ?? null,
-      event: request.event,
-      reviewUrl: `${deps.config.baseUrl}/admin/requests/${request.id}`,
-    }),
-    { id: jobIdFor(`nothing-found:${requestId}`) },
-  );
-  return true;
+export function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
+  return tellTeam(deps, requestId, 'nothing-found', (_, facts) => facts.markedNothingFound, nothingFoundMail);
 }
 
 /**

@@ -67,26 +67,14 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
         {ADMIN.requestButtons.approved}
       </span>
       {open.nothingFound && (
-        <Link
-          to={`/admin/requests/${open.id}`}
-          title={ADMIN.requestButtons.nothingFoundTitle}
-          className="inline-flex items-center gap-1 rounded-full bg-yellow-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-yellow-200 underline-offset-2 hover:underline"
-          data-testid="request-nothing-found"
-        >
-          <SearchX className="h-3.5 w-3.5" aria-hidden="true" />
+        <ReviewChip requestId={open.id} icon={SearchX} title={ADMIN.requestButtons.nothingFoundTitle} tone="bg-yellow-950 text-yellow-200" testId="request-nothing-found">
           {ADMIN.requestButtons.nothingFound}
-        </Link>
+        </ReviewChip>
       )}
       {open.handPick && (
-        <Link
-          to={`/admin/requests/${open.id}`}
-          title={ADMIN.requestButtons.handPickTitle}
-          className="inline-flex items-center gap-1 rounded-full bg-sky-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-sky-200 underline-offset-2 hover:underline"
-          data-testid="request-hand-pick"
-        >
-          <Hand className="h-3.5 w-3.5" aria-hidden="true" />
+        <ReviewChip requestId={open.id} icon={Hand} title={ADMIN.requestButtons.handPickTitle} tone="bg-sky-950 text-sky-200" testId="request-hand-pick">
           {ADMIN.requestButtons.handPick}
-        </Link>
+        </ReviewChip>
       )}
       {open.paid && (
         <span className="inline-flex items-center gap-1 rounded-full bg-emerald-950 px-2.5 py-1 text-xs font-semibold uppercase tracking-wide text-emerald-300" data-testid="request-paid">
@@ -127,5 +115,20 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
         </Button>
       )}
     </div>
+  );
+}
+
+/** A request's state that needs the team, as a link to its review. */
+function ReviewChip({ requestId, icon: Icon, title, tone, testId, children }: { requestId: string; icon: typeof SearchX; title: string; tone: string; testId: string; children: React.ReactNode }) {
+  return (
+    <Link
+      to={`/admin/requests/${requestId}`}
+      title={title}
+      className={`inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold uppercase tracking-wide underline-offset-2 hover:underline ${tone}`}
+      data-testid={testId}
+    >
+      <Icon className="h-3.5 w-3.5" aria-hidden="true" />
+      {children}
+    </Link>
   );
 }
