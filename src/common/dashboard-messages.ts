@@ -34,6 +34,18 @@ export const REQUEST = {
   noEvents: "There are no events to request a reel for yet. We'll list them here as soon as our team adds one.",
   /** How the chosen event's reels are made (issue 34, item 3), said before the family asks. */
   fromFootage: 'Reels of this event are built from our game footage: you watch a preview of yours before you pay.',
+  /** Several events at once (issue 34, item 1): another request while one is open. */
+  another: 'Ask for another event',
+  cancelAnother: 'Cancel',
+  requested: 'Requested',
+  openRequests: 'Your requests',
+  /** How an open request stands, after "Your request for <event> is". */
+  states: {
+    pending: 'with our team.',
+    paid: 'paid: your reel is on its way.',
+    preparing: 'being prepared.',
+    ready: 'ready to purchase.',
+  },
   /** A sample event of `npm run seed:demo`, for trying the product. */
   demo: 'Demo',
   demoHint: 'A sample event for trying the product, not a real one.',

@@ -115,6 +115,33 @@ it('a fresh install has no events; a footage event takes no payment before a pre
   // The link opens the users list on that family.
   await adm.page.getByTestId('paid-waiting-row').getByRole('link', { name: ADMIN.portal.paidWaitingOpen }).click();
   await adm.page.getByTestId('user-card').filter({ hasText: 'Jordan Lee' }).waitFor();
+
+  // A second event at once (issue 34, item 1): the locked form opens again for an event not asked for yet.
+  expect((await adm.page.request.post(`${product.url}/api/admin/events`, { data: { name: 'Summer Cup', location: 'Waco, TX', dates: 'Jun 6', reelSource: 'hand' }, headers })).status()).toBe(201);
+  await fam.page.reload();
+  const form = fam.page.locator('section', { has: fam.page.getByRole('heading', { name: DASHBOARD.cards.request }) });
+  await form.getByRole('button', { name: DASHBOARD.requestSubmitted }).waitFor();
+  await form.getByTestId('request-another').click();
+  const spring = form.getByRole('radio', { name: /Spring Showcase/ });
+  expect(await spring.isDisabled()).toBe(true);
+  await form.getByText(REQUEST.requested).waitFor();
+  await form.getByRole('radio', { name: /Summer Cup/ }).check();
+  await form.getByTestId('request-reel-source').getByText(REQUEST.byHand).waitFor();
+  await form.getByRole('button', { name: 'Submit Request' }).click();
+  await form.getByRole('button', { name: DASHBOARD.requestSubmitted }).waitFor();
+  await expect.poll(() => form.getByTestId('open-request').count()).toBe(2);
+  expect(await form.getByTestId('request-another').count()).toBe(0);
+  const summer = ((await (await fam.page.request.get(`${product.url}/api/requests`)).json()) as Array<{ id: string; event: string }>).find((r) => r.event.startsWith('Summer Cup'))!;
+  expect((await adm.page.request.post(`${product.url}/api/admin/requests/${summer.id}/acknowledge`, { headers })).status()).toBe(200);
+  // Each approved request has its own card: one paid, one to buy.
+  await fam.page.reload();
+  const reels = fam.page.getByTestId('request-reel');
+  await expect.poll(() => reels.count()).toBe(2);
+  await reels.filter({ hasText: 'Summer Cup' }).getByRole('button', { name: DASHBOARD.purchaseReel }).waitFor();
+  await reels.filter({ hasText: 'Spring Showcase' }).getByTestId('reel-paid').waitFor();
+  await shot(fam.page, 'event-reels-06-two-events-390');
+  await expectAccessible(fam.page, 'dashboard with two events at once, phone');
+  expect(await fam.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(fam.errors).toEqual([]);
   expect(adm.errors).toEqual([]);
 }, 240_000);

@@ -28,10 +28,33 @@ function checkoutFailed(error: unknown) {
   notify.error({ title: error.title ?? CHECKOUT.failedTitle, description: error.message || CHECKOUT.failedFallback });
 }
 
+type RequestRow = NonNullable<ReturnType<typeof useRequests>['data']>[number];
+
+/**
+ * Each approved request's reel, newest first: what is happening, its preview and Purchase, or
+ * that it is paid. A family may have several events open at once (issue 34, item 1); then each
+ * says which event it is for.
+ */
 export function PurchaseReel({ athleteName }: { athleteName: string | null }) {
   const requests = useRequests();
-  const ready = requests.data?.find((r) => r.status === 'ready_to_purchase' && !r.paid);
-  const paid = requests.data?.find((r) => r.status === 'ready_to_purchase' && r.paid);
+  const approved = requests.data?.filter((r) => r.status === 'ready_to_purchase') ?? [];
+  if (!approved.length) return null;
+  const several = approved.length > 1;
+  return (
+    <div className="flex flex-col gap-4">
+      {approved.map((request, i) => (
+        <section key={request.id} aria-label={several ? request.event : undefined} className="flex flex-col gap-2" data-testid="request-reel">
+          {several && <h2 className="text-sm font-semibold uppercase tracking-wide text-neutral-300">{request.event}</h2>}
+          <RequestReel request={request} athleteName={athleteName} anchor={i === 0} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function RequestReel({ request, athleteName, anchor }: { request: RequestRow; athleteName: string | null; anchor: boolean }) {
+  const ready = request.paid ? undefined : request;
+  const paid = request.paid ? request : undefined;
   const [open, setOpen] = useState(false);
   const [code, setCode] = useState('');
   const [applied, setApplied] = useState<{ code: string; discountPercent: number } | null>(null);
@@ -49,7 +72,7 @@ export function PurchaseReel({ athleteName }: { athleteName: string | null }) {
     ) : null;
   }
   // A reel from the footage is sold with its preview; before that the card says what is happening.
-  if (ready.reel.fromFootage && ready.reel.state !== 'preview') return <ReelStatus state={ready.reel.state} athleteName={athleteName} camerasNotSearched={ready.reel.camerasNotSearched} />;
+  if (ready.reel.fromFootage && ready.reel.state !== 'preview') return <ReelStatus state={ready.reel.state} athleteName={athleteName} camerasNotSearched={ready.reel.camerasNotSearched} anchor={anchor} />;
   const saving = applied ? savingOf(applied.discountPercent) : 0;
   const total = REEL_PRICE_CENTS - saving;
 
@@ -85,7 +108,7 @@ export function PurchaseReel({ athleteName }: { athleteName: string | null }) {
   return (
     <>
       {ready.reel.previewUrl ? (
-        <ReelStatus state="preview" athleteName={athleteName} previewUrl={ready.reel.previewUrl}>
+        <ReelStatus state="preview" athleteName={athleteName} previewUrl={ready.reel.previewUrl} anchor={anchor}>
           {purchaseButton}
         </ReelStatus>
       ) : (

@@ -17,23 +17,26 @@ export function ReelStatus({
   athleteName,
   previewUrl,
   camerasNotSearched = 0,
+  anchor = true,
   children,
 }: {
   state: ReelState | null;
   athleteName: string | null;
   previewUrl?: string | null;
   camerasNotSearched?: number;
+  /** This card is where the ready-to-purchase mail's link lands (the first one, when there are several). */
+  anchor?: boolean;
   children?: ReactNode;
 }) {
   const name = athleteName?.trim() || REEL_STATUS.athleteFallback;
   const card = useRef<HTMLElement>(null);
   // The page's data arrives after the browser looked for #reel-preview: scroll to it once it is here.
   useEffect(() => {
-    if (window.location.hash === `#${ANCHOR}`) card.current?.scrollIntoView({ block: 'start' });
-  }, []);
+    if (anchor && window.location.hash === `#${ANCHOR}`) card.current?.scrollIntoView({ block: 'start' });
+  }, [anchor]);
 
   return (
-    <Card ref={card} id={ANCHOR} className="scroll-mt-20" data-testid="reel-status" data-state={state ?? 'finding'}>
+    <Card ref={card} id={anchor ? ANCHOR : undefined} className="scroll-mt-20" data-testid="reel-status" data-state={state ?? 'finding'}>
       <CardTitle className="mb-3">{state === 'preview' ? REEL_STATUS.previewTitle : REEL_STATUS.title(name)}</CardTitle>
       {state === 'preview' && previewUrl ? (
         <div className="grid gap-5 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] md:items-center">

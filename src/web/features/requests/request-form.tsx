@@ -1,5 +1,7 @@
 // Request a Highlight Reel: an event, and games when the event lists them. After a successful
 // submit the form locks; it stays locked, showing what was asked for, while a request is open.
+// "Ask for another event" opens it again for an event not asked for yet: a family can have open
+// requests for several events at once (issue 34, item 1), each listed with how it stands.
 import { useState, type FormEvent } from 'react';
 import { DASHBOARD, REQUEST } from '../../../common/dashboard-messages';
 import { PRICES } from '../../../common/prices';
@@ -18,9 +20,14 @@ export function RequestForm() {
   const profile = useProfile();
   const [chosen, setEventId] = useState('');
   const [games, setGames] = useState<string[]>([]);
+  const [adding, setAdding] = useState(false);
 
-  const openRequest = requests.data?.find((r) => r.status !== 'delivered');
-  const locked = Boolean(openRequest) || submit.isSuccess;
+  // Newest first (the server's order): the locked form shows the latest.
+  const openRequests = requests.data?.filter((r) => r.status !== 'delivered') ?? [];
+  const openRequest = adding ? undefined : openRequests[0];
+  const openEventIds = new Set(openRequests.map((r) => r.eventId));
+  const locked = Boolean(openRequest) || (submit.isSuccess && !adding);
+  const canAddAnother = locked && Boolean(events.data?.some((e) => !openEventIds.has(e.id)));
   // The event named at registration is chosen already, until the family picks another or has asked for it.
   const fromRegistration = profile.data?.registrationEventId;
   const preselected =
@@ -37,6 +44,9 @@ export function RequestForm() {
     if (event && event.games.length > 0 && games.length === 0) return notify.error(REQUEST.gamesRequired);
     try {
       await submit.mutateAsync({ eventId, games });
+      setAdding(false);
+      setEventId('');
+      setGames([]);
       notify.success(REQUEST.submitted);
     } catch (error) {
       notify.error({ title: REQUEST.failedTitle, description: (error as Error).message || REQUEST.failedFallback });
@@ -61,6 +71,8 @@ export function RequestForm() {
               )}
               {events.data?.map((ev) => {
                 const checked = shownEventId === ev.id;
+                // Asked for already: not again while that request is open.
+                const taken = !locked && openEventIds.has(ev.id);
                 return (
                   <label
                     key={ev.id}
@@ -76,6 +88,7 @@ export function RequestForm() {
                       value={ev.id}
                       className="mt-1 h-4 w-4 accent-red-600"
                       checked={checked}
+                      disabled={taken}
                       onChange={() => {
                         setEventId(ev.id);
                         setGames([]);
@@ -84,6 +97,7 @@ export function RequestForm() {
                     <span>
                       <span className="block font-semibold text-white">
                         {ev.name}
+                        {taken && <span className="ml-2 rounded bg-neutral-800 px-1.5 py-0.5 align-middle text-xs font-normal text-neutral-200">{REQUEST.requested}</span>}
                         {ev.demo && (
                           <span className="ml-2 rounded bg-yellow-900/60 px-1.5 py-0.5 align-middle text-xs font-normal text-yellow-100" title={REQUEST.demoHint}>
                             {REQUEST.demo}
@@ -128,17 +142,31 @@ export function RequestForm() {
           <Button type="submit" disabled={locked || submit.isPending || events.data?.length === 0}>
             {locked ? DASHBOARD.requestSubmitted : submit.isPending ? 'Submitting...' : 'Submit Request'}
           </Button>
-          {openRequest && (
-            <p className="text-sm text-neutral-300" data-testid="open-request">
-              Your request for <span className="text-white">{openRequest.event}</span> is{' '}
-              {openRequest.status === 'pending'
-                ? 'with our team.'
-                : openRequest.paid
-                  ? 'paid: your reel is on its way.'
-                  : openRequest.reel.fromFootage && openRequest.reel.state !== 'preview'
-                    ? 'being prepared.'
-                    : 'ready to purchase.'}
-            </p>
+          {canAddAnother && (
+            <Button type="button" variant="outline" onClick={() => setAdding(true)} data-testid="request-another">
+              {REQUEST.another}
+            </Button>
+          )}
+          {adding && (
+            <Button type="button" variant="ghost" onClick={() => setAdding(false)}>
+              {REQUEST.cancelAnother}
+            </Button>
+          )}
+          {openRequests.length > 0 && (
+            <ul className="flex flex-col gap-1.5" aria-label={REQUEST.openRequests}>
+              {openRequests.map((r) => (
+                <li key={r.id} className="text-sm text-neutral-300" data-testid="open-request">
+                  Your request for <span className="text-white">{r.event}</span> is{' '}
+                  {r.status === 'pending'
+                    ? REQUEST.states.pending
+                    : r.paid
+                      ? REQUEST.states.paid
+                      : r.reel.fromFootage && r.reel.state !== 'preview'
+                        ? REQUEST.states.preparing
+                        : REQUEST.states.ready}
+                </li>
+              ))}
+            </ul>
           )}
         </form>
       )}
