@@ -76,6 +76,16 @@ it('a family shares a delivered reel; a relative watches it signed out on a phon
   expect(url).toMatch(new RegExp(`^${product.url}/share/[0-9a-f]{64}$`));
   await card.scrollIntoViewIfNeeded();
   await shot(page, 'share-01-link-made-390');
+  // The same dashboard on a laptop (the README's picture).
+  const laptop = await newPage(browser, 1280);
+  await laptop.context.addCookies(await page.context().cookies());
+  await laptop.page.goto(`${product.url}/dashboard`);
+  await laptop.page.getByTestId('share-card').waitFor();
+  await laptop.page.waitForTimeout(500);
+  await shot(laptop.page, 'share-00-dashboard-1280');
+  await expectAccessible(laptop.page, 'dashboard with a delivered reel to share');
+  expect(laptop.errors).toEqual([]);
+  await laptop.context.close();
   await expectAccessible(page, 'dashboard with a share link made, phone');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 

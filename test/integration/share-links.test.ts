@@ -34,7 +34,8 @@ let still: { id: string; bytes: Buffer };
 
 const make = (cookie: string, json: unknown) => app.fetch('/api/share-links', { method: 'POST', cookie, json });
 /** A relative's phone: no cookie at all. */
-const visit = (pathname: string, headers: Record<string, string> = {}) => fetch(`${app.url}${pathname}`, { headers, redirect: 'manual' });
+const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const visit = (pathname: string, headers: Record<string, string> = {}) => fetch(`${app.url}${pathname}`, { headers: { 'user-agent': PHONE, ...headers }, redirect: 'manual' });
 const pathOf = (url: string) => new URL(url).pathname;
 
 beforeAll(async () => {
@@ -103,6 +104,10 @@ describe('share links (issue 34, item 2)', () => {
     expect((await visit(`${pathOf(link.url)}/photo/${still.id}`)).status).toBe(404);
     expect((await visit(`${pathOf(link.url)}/video/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
     await visit(pathOf(link.url));
+    // A messaging app drawing the link's preview is not someone opening it.
+    for (const agent of ['WhatsApp/2.23.20.0', 'facebookexternalhit/1.1 Facebot Twitterbot/1.0', 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'TelegramBot (like TwitterBot)']) {
+      expect((await visit(pathOf(link.url), { 'user-agent': agent })).status).toBe(200);
+    }
     const [counted] = (await jsonOf<LinkDto[]>(await app.fetch('/api/share-links', { cookie: family.cookie }))).filter((l) => l.id === link.id);
     expect(counted!.openCount).toBe(2);
   });

@@ -147,6 +147,16 @@ export async function openShareLink(db: Db, token: string, now = new Date()): Pr
   return { state: 'active', link, firstName: request.firstName.trim().split(/\s+/)[0] || 'Athlete', event: request.event, videos, stills };
 }
 
+/**
+ * Messaging apps fetch a link as soon as it is pasted, to draw its preview: that is not a relative
+ * opening it, and would make "Opened once" true before anyone has.
+ */
+const LINK_PREVIEW_AGENTS = /facebookexternalhit|whatsapp|slackbot|twitterbot|telegrambot|discordbot|linkedinbot|skypeuripreview|googlebot|bingbot|embedly|iframely|bot\b|crawler|spider|preview/i;
+
+export function isLinkPreview(userAgent: string | undefined): boolean {
+  return !userAgent || LINK_PREVIEW_AGENTS.test(userAgent);
+}
+
 /** Counts one opening of the link's page. */
 export async function countOpening(db: Db, linkId: string): Promise<void> {
   await db.update(shareLinks).set({ openCount: sql`${shareLinks.openCount} + 1`, lastOpenedAt: new Date() }).where(eq(shareLinks.id, linkId));

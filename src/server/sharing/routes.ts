@@ -8,7 +8,7 @@ import { isUuid } from '../db/errors';
 import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { serveStored } from '../media/serve';
-import { countOpening, createShareLink, listShareLinks, openShareLink, revokeShareLink, SHARE_DAYS_DEFAULT, SHARE_PATH, ShareRefused } from './links';
+import { countOpening, createShareLink, isLinkPreview, listShareLinks, openShareLink, revokeShareLink, SHARE_DAYS_DEFAULT, SHARE_PATH, ShareRefused } from './links';
 import { renderLinkGone, renderSharedReel } from './page';
 
 const newLinkSchema = z.object({
@@ -61,7 +61,7 @@ export function sharedReelRoutes(deps: AppDeps) {
       const token = c.req.param('token');
       const shared = await openShareLink(deps.db, token);
       if (shared.state !== 'active') return c.html(renderLinkGone(shared.state), shared.state === 'unknown' ? 404 : 410);
-      await countOpening(deps.db, shared.link.id);
+      if (!isLinkPreview(c.req.header('user-agent'))) await countOpening(deps.db, shared.link.id);
       const base = `${SHARE_PATH}/${token}`;
       return c.html(
         renderSharedReel({
