@@ -68,8 +68,8 @@ describe('the users list, issue 23', () => {
       phone: '512-555-0101',
       createdAt: '2024-10-01T12:00:00.123Z',
       requests: [
-        { id: newer, status: 'ready_to_purchase', event: 'Chicago 3v3', games: [], createdAt: '2024-10-03T08:00:00.999Z', paid: false, fromFootage: false, renderState: null, nothingFound: false },
-        { id: older, status: 'pending', event: 'Austin Fall League', games: ['Saturday Court 1: Semifinal'], createdAt: '2024-10-02T08:00:00.001Z', paid: false, fromFootage: true, renderState: null, nothingFound: false },
+        { id: newer, status: 'ready_to_purchase', event: 'Chicago 3v3', games: [], createdAt: '2024-10-03T08:00:00.999Z', paid: false, fromFootage: false, renderState: null, nothingFound: false, handPick: false },
+        { id: older, status: 'pending', event: 'Austin Fall League', games: ['Saturday Court 1: Semifinal'], createdAt: '2024-10-02T08:00:00.001Z', paid: false, fromFootage: true, renderState: null, nothingFound: false, handPick: false },
       ],
       videos: [
         { id: newVideo, title: 'Second', videoType: 'highlight_reel', createdAt: '2024-10-05T00:00:00.000Z', isPaid: false, isVisible: true, requestId: null, processingState: 'processing', processingProgress: 40, processingError: null },

@@ -176,7 +176,7 @@ function usersPage(db: Db, { chosen, videosBeside }: PageOptions) {
       renderState: sql`(select r.state from reel_renders r where r.request_id = highlight_requests.id
         order by r.created_at desc limit 1)`,
       nothingFound: reelFactColumns.markedNothingFound,
-      handPick: sql<boolean>`(${highlightRequests.status} <> 'delivered' and ${highlightRequests.matchingState} = 'no_consent' and ${reelFactColumns.fromFootage})`,
+      handPick: sql<boolean>`coalesce(${highlightRequests.status} <> 'delivered' and ${highlightRequests.matchingState} = 'no_consent' and ${reelFactColumns.fromFootage}, false)`,
     }),
     sql`from ${highlightRequests} where ${highlightRequests.userId} = ${page.id}`,
     sql`${highlightRequests.createdAt} desc`,
