@@ -2,9 +2,14 @@
 import prices from '../../config/prices.json';
 
 export const MIN_PASSWORD_LENGTH = 6;
-/** The terms: nobody under 13 may have an account; under 18 only with a parent's or guardian's agreement. */
-export const MINIMUM_AGE = 13;
+/**
+ * The terms: an athlete of any age; under 18 with a parent's or guardian's agreement, and under
+ * CHILD_AGE only with the parent's verifiable consent, recorded (COPPA; decision 0035).
+ */
+export const CHILD_AGE = 13;
 export const ADULT_AGE = 18;
+/** The version of the notice a parent agrees to for a child under 13 (PARENTAL_CONSENT in messages.ts); recorded with the consent. */
+export const PARENTAL_NOTICE_VERSION = '2026-11-27';
 export const MAX_PASSWORD_LENGTH = 128;
 export const VERIFICATION_LINK_TTL_SECONDS = 24 * 60 * 60;
 /** The largest reference photo the face matching takes (faces/references.ts). */

@@ -268,11 +268,11 @@ export function headshotNote(headshot: 'usable' | 'unusable' | 'missing' | 'off'
  */
 export const FINISH_PROFILE = {
   title: "Finish your athlete's profile",
-  intro: "Before you turn on face matching or request a reel, tell us your athlete's birthday. Athletes must be at least 13; under 18, a parent or guardian agrees for them.",
+  intro: "Before you turn on face matching or request a reel, tell us your athlete's birthday. Under 18, a parent or guardian agrees for them; under 13, a parent or guardian gives their consent.",
   save: 'Save',
   saving: 'Saving...',
   saved: { title: 'Profile Complete', description: 'Face matching and reel requests are open to you now.' } satisfies ToastText,
-  incomplete: "Please finish your athlete's profile first: add the birthday and, for an athlete under 18, a parent's or guardian's agreement.",
+  incomplete: "Please finish your athlete's profile first: add the birthday and, for an athlete under 18, a parent's or guardian's agreement (under 13, their consent, counted once your email address is confirmed).",
   alreadyComplete: "Your athlete's profile is already complete.",
 } as const;
 

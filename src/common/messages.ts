@@ -227,8 +227,24 @@ export const FIELD_ERRORS = {
   invalidCharacters: (label: string) => `${label} contains characters that are not allowed.`,
   /** A name appears in our mails and pages: only a name, never a message or a link. */
   notAName: (label: string) => `${label} can only be a name: no line breaks, links, email addresses or < > characters.`,
-  tooYoung: 'Athletes must be at least 13 years old to register.',
   guardianConsent: 'A parent or guardian must agree for athletes under 18.',
+  parentName: "Enter your full name as the athlete's parent or guardian.",
+  parentalConsent: "For an athlete under 13, a parent or guardian must give consent.",
+} as const;
+
+/**
+ * The notice a parent reads and agrees to for an athlete under 13 (COPPA's direct notice; decision
+ * 0035), on the registration and on the dashboard's "finish your athlete's profile" step. Changing
+ * it changes PARENTAL_NOTICE_VERSION, which is recorded with each consent.
+ */
+export const PARENTAL_CONSENT = {
+  title: 'Consent for an athlete under 13',
+  parentName: "Parent or guardian's full name",
+  notice:
+    "Because this athlete is under 13, we need a parent's or legal guardian's consent. We collect the athlete's name, birthday, team, jersey number and the photos you add and, only if you turn face matching on, compare the athlete's face with the game footage of the events you request. We use this only to make the athlete's highlight reels and photos; we never sell it or show it to anyone but you (and relatives you send a share link to). You can see, change or delete it, or withdraw this consent, at any time from the dashboard or by writing to us; withdrawing deletes the athlete's face data.",
+  label: "I am this athlete's parent or legal guardian and I give my consent as described above.",
+  /** Shown after a registration: the consent counts once the address is confirmed. */
+  pending: 'Your consent is recorded once you confirm your email address.',
 } as const;
 
 /**

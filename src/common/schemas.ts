@@ -1,7 +1,7 @@
 // Form schemas used by the browser (react-hook-form) and by the server (request validation),
 // so both reject the same input with the same text.
 import { z } from 'zod';
-import { ADULT_AGE, MAX_PASSWORD_LENGTH, MINIMUM_AGE, MIN_PASSWORD_LENGTH, US_STATES } from './constants';
+import { ADULT_AGE, CHILD_AGE, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, US_STATES } from './constants';
 import { FIELD_ERRORS } from './messages';
 import { CLOSE_ACCOUNT, REQUEST } from './dashboard-messages';
 
@@ -126,8 +126,7 @@ export const registrationFields = z.object({
   birthday: z
     .string({ error: FIELD_ERRORS.required('Birthday') })
     .min(1, FIELD_ERRORS.required('Birthday'))
-    .refine(isPlausibleBirthday, FIELD_ERRORS.birthday)
-    .refine((v) => ageOn(v) >= MINIMUM_AGE, FIELD_ERRORS.tooYoung),
+    .refine(isPlausibleBirthday, FIELD_ERRORS.birthday),
   state: z.enum(US_STATES, { error: FIELD_ERRORS.state }),
   city: required('City', 100),
   phoneNumber: optionalText('Phone number', 40),
@@ -152,15 +151,24 @@ export const registrationFields = z.object({
     }),
   /** A parent or guardian agreed to the terms: required for athletes under 18. */
   guardianConsent: checkbox,
+  /** Under 13: the parent's or guardian's own name and consent to PARENTAL_CONSENT's notice (decision 0035). */
+  parentName: optionalText("Parent or guardian's name", 120).refine((v) => v === null || isPlainName(v), FIELD_ERRORS.notAName("Parent or guardian's name")),
+  parentalConsent: checkbox,
   /** The account holder agrees that the athlete may be found by face (optional; the dashboard changes it). */
   faceMatchConsent: checkbox,
 });
 
-/** The terms: at least 13 to register (the birthday's own check); under 18 only with a parent's or guardian's agreement. */
-function guardianRule(v: { birthday: string; guardianConsent: boolean }, ctx: z.RefinementCtx) {
-  if (ageOn(v.birthday) < ADULT_AGE && !v.guardianConsent) {
+/**
+ * The terms: any age; under 18 only with a parent's or guardian's agreement; under 13 also with
+ * the parent's or guardian's name and their consent to the notice (COPPA; decision 0035).
+ */
+function guardianRule(v: { birthday: string; guardianConsent: boolean; parentName?: string | null; parentalConsent?: boolean }, ctx: z.RefinementCtx) {
+  const age = ageOn(v.birthday);
+  if (age < ADULT_AGE && !v.guardianConsent) {
     ctx.addIssue({ code: 'custom', path: ['guardianConsent'], message: FIELD_ERRORS.guardianConsent });
   }
+  if (age < CHILD_AGE && !v.parentName) ctx.addIssue({ code: 'custom', path: ['parentName'], message: FIELD_ERRORS.parentName });
+  if (age < CHILD_AGE && !v.parentalConsent) ctx.addIssue({ code: 'custom', path: ['parentalConsent'], message: FIELD_ERRORS.parentalConsent });
 }
 
 export const registrationSchema = registrationFields.superRefine(guardianRule);
@@ -171,7 +179,7 @@ export type Registration = z.output<typeof registrationSchema>;
  * The dashboard's "finish your athlete's profile" step after the quick sign-up: the birthday and
  * the guardian's agreement with exactly the registration's rules and texts.
  */
-export const athleteAgeSchema = registrationFields.pick({ birthday: true, guardianConsent: true }).superRefine(guardianRule);
+export const athleteAgeSchema = registrationFields.pick({ birthday: true, guardianConsent: true, parentName: true, parentalConsent: true }).superRefine(guardianRule);
 export type AthleteAgeInput = z.input<typeof athleteAgeSchema>;
 export type AthleteAge = z.output<typeof athleteAgeSchema>;
 

@@ -12,6 +12,7 @@ import type { AppDeps } from './deps';
 import { RateLimiter } from './http/rate-limit';
 import { startAdminChannel } from './admin/channel';
 import { confirmPendingConsent } from './faces/references';
+import { confirmPendingParentalConsent } from './profiles/parental-consent';
 import { startUploadExpiry } from './uploads/admin-tus';
 import { startWorker, stopWorker } from './background';
 import { JobQueue } from './jobs/queue';
@@ -57,7 +58,11 @@ export async function buildDeps(config: Config, opts: { database?: Database } = 
   const faces = createFacePool(config.faces.workers);
   installFaceDataKey(config.faces.dataKey);
   const deps: AppDeps = { config, database, db, jobs, mailer, mailTransport, storage, auth, bus, payments, faces, limiter: new RateLimiter(db, config.rateLimitScale) };
-  onEmailVerified = (userId) => confirmPendingConsent(deps, userId).then(() => undefined);
+  // The parent's consent for a child first (it completes the athlete's profile), then face matching's.
+  onEmailVerified = async (userId) => {
+    await confirmPendingParentalConsent(deps, userId);
+    await confirmPendingConsent(deps, userId);
+  };
   return deps;
 }
 

@@ -11,7 +11,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { HEADSHOT_MAX_BYTES, HEADSHOT_SHRINK, OTHER_EVENT } from '../../src/common/constants';
-import { BRAND, CONNECTION_STATUS, EMAIL_ALREADY_CONFIRMED, EMAIL_CONFIRMED, LABELS, VERIFY_EMAIL } from '../../src/common/messages';
+import { BRAND, CONNECTION_STATUS, EMAIL_ALREADY_CONFIRMED, EMAIL_CONFIRMED, FIELD_ERRORS, LABELS, PARENTAL_CONSENT, VERIFY_EMAIL } from '../../src/common/messages';
+import { FACE_MATCHING } from '../../src/common/dashboard-messages';
 import { expectAccessible } from './a11y';
 import { launchBrowser, mailLink, newPage, shot, startProduct, type Product } from './support';
 
@@ -146,4 +147,49 @@ it('a headshot under the limit is kept as it was picked, not re-encoded in the b
   await page.goto(`${product.url}/signup`);
   await page.getByLabel('Headshot').setInputFiles(small);
   await page.getByText('small.png').waitFor();
+});
+
+it('at 390 px, a parent registers a 10-year-old: the consent is asked on the form, counted once the address is confirmed, and the dashboard is open (issue 34)', async () => {
+  const { page, errors } = await newPage(browser, 390);
+  const email = `dana.${Date.now()}@example.com`;
+  const tenYearsAgo = new Date();
+  tenYearsAgo.setUTCFullYear(tenYearsAgo.getUTCFullYear() - 10);
+  await page.goto(`${product.url}/signup`);
+  await page.getByLabel('First Name').fill('Milo');
+  await page.getByLabel('Last Name').fill('Parent');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Username').fill(`milo${Date.now() % 100000}`);
+  await page.getByLabel('Password').fill('secret123');
+  await page.getByLabel('Birthday').fill(tenYearsAgo.toISOString().slice(0, 10));
+  await page.getByLabel('State').selectOption('Texas');
+  await page.getByLabel('City').fill('Austin');
+  await page.getByLabel('Team Name').fill('Austin 10U');
+  await page.getByLabel('Event').selectOption({ label: 'Austin Fall League' });
+  // Under 13: the notice, the parent's name and their consent, besides the guardian's agreement.
+  const consent = page.getByTestId('parental-consent');
+  await consent.getByText(PARENTAL_CONSENT.notice).waitFor();
+  await page.getByRole('checkbox', { name: /I am this athlete's parent or legal guardian, and I agree/ }).check();
+  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  await page.getByText(FIELD_ERRORS.parentName).waitFor();
+  await consent.scrollIntoViewIfNeeded();
+  await shot(page, 'parent-04-under-13-consent-390');
+  await expectAccessible(page, 'registration of an athlete under 13, phone');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await consent.getByLabel(PARENTAL_CONSENT.parentName).fill('Dana Parent');
+  await consent.getByLabel(PARENTAL_CONSENT.label).check();
+  const answered = page.waitForResponse((r) => r.url().endsWith('/api/account/register') && r.request().method() === 'POST');
+  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  expect((await answered).status()).toBe(201);
+  await page.waitForURL('**/auth/verify-email', { timeout: 15_000 });
+
+  // Confirmed: the consent is recorded, the parent is mailed, and nothing is left to finish.
+  await page.goto(await mailLink(product, email, 'Confirm'));
+  await page.waitForURL('**/dashboard');
+  expect(await mailLink(product, email, 'consent')).toBe(`${product.url}/dashboard`);
+  await page.keyboard.press('Escape');
+  expect(await page.getByTestId('finish-profile').count()).toBe(0);
+  const card = page.getByTestId('face-matching');
+  await card.getByLabel(FACE_MATCHING.consentLabel).check();
+  await card.getByText(FACE_MATCHING.on).waitFor();
+  expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
 });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_ERRORS } from '../../src/common/messages';
 import { FINISH_PROFILE } from '../../src/common/dashboard-messages';
 import { COMPANY } from '../../src/common/company';
-import { athleteReferences, highlightRequests, userProfiles } from '../../src/server/db/schema';
+import { athleteReferences, highlightRequests, parentalConsents, userProfiles } from '../../src/server/db/schema';
+import { PARENTAL_NOTICE_VERSION } from '../../src/common/constants';
 import { birthdayAtAge, createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { jpeg } from '../support/dashboard-fixtures';
 import { jsonOf, settle } from '../support/http';
@@ -63,7 +64,8 @@ describe('the quick sign-up finishes the athlete profile first (issue 21, findin
     for (const [json, message] of [
       [{}, FIELD_ERRORS.required('Birthday')],
       [{ birthday: '2010-02-30' }, FIELD_ERRORS.birthday],
-      [{ birthday: birthdayAtAge(12), guardianConsent: true }, FIELD_ERRORS.tooYoung],
+      [{ birthday: birthdayAtAge(12), guardianConsent: true }, FIELD_ERRORS.parentName],
+      [{ birthday: birthdayAtAge(12), guardianConsent: true, parentName: 'Pat Young' }, FIELD_ERRORS.parentalConsent],
       [{ birthday: birthdayAtAge(15) }, FIELD_ERRORS.guardianConsent],
       [{ birthday: birthdayAtAge(17), guardianConsent: false }, FIELD_ERRORS.guardianConsent],
     ] as const) {
@@ -91,6 +93,22 @@ describe('the quick sign-up finishes the athlete profile first (issue 21, findin
     expect(again.status).toBe(409);
     expect((await jsonOf(again)).message).toBe(FINISH_PROFILE.alreadyComplete);
     expect((await profileRow(u.userId)).dateOfBirth).toBe(birthday);
+  });
+
+  it('a 10-year-old: the parent’s consent from this confirmed address is recorded and confirmed by mail, and opens face matching and requests (issue 34, decision 0035)', async () => {
+    const u = await quickSignUp('Kit Small');
+    const before = Date.now();
+    const res = await finish(u, { birthday: birthdayAtAge(10), guardianConsent: true, parentName: 'Pat Small', parentalConsent: true });
+    expect(res.status).toBe(200);
+    expect((await jsonOf(res)).athleteProfileComplete).toBe(true);
+    const [consent] = await app.db.select().from(parentalConsents).where(eq(parentalConsents.userId, u.userId));
+    expect(consent).toMatchObject({ parentName: 'Pat Small', noticeVersion: PARENTAL_NOTICE_VERSION, method: 'email_plus', givenFromEmail: u.email.toLowerCase() });
+    expect(consent!.givenAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect((await profileRow(u.userId)).parentalConsentAt).not.toBeNull();
+    const mail = await app.smtp.waitFor(u.email, 'consent');
+    expect(mail.text).toContain('Hi Pat Small,');
+    expect((await faceMatching(u, true)).status).toBe(200);
+    expect((await request(u)).status).toBe(201);
   });
 
   it('an adult athlete needs no guardian', async () => {

@@ -7,10 +7,10 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEADSHOT_MAX_BYTES } from '../../src/common/constants';
+import { HEADSHOT_MAX_BYTES, PARENTAL_NOTICE_VERSION } from '../../src/common/constants';
 import { FACE_MATCHING, FILE_TOO_LARGE_10MB } from '../../src/common/dashboard-messages';
 import { ACCOUNT_EXISTS, FIELD_ERRORS, USERNAME_TAKEN } from '../../src/common/messages';
-import { athleteReferences, homepageSignups, user, userProfiles } from '../../src/server/db/schema';
+import { athleteReferences, homepageSignups, parentalConsents, user, userProfiles } from '../../src/server/db/schema';
 import { decodeEmbeddings } from '../../src/server/faces/embeddings';
 import { REFERENCE_MAX_BYTES } from '../../src/server/faces/references';
 import { startTestApp, uniqueEmail, type TestApp } from '../support/app';
@@ -18,6 +18,7 @@ import { GPS_TAGS, gpsTagsIn } from '../support/exif';
 import { referencePhoto } from '../support/face-footage';
 import { jsonOf, settle } from '../support/http';
 import { linkIn } from '../support/smtp';
+import { eventually } from '../support/purchase';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -305,14 +306,46 @@ describe('minimum age and guardian agreement (issue 6, threat 3: children under 
   it.each([
     ['four years old', yearsAgo(4)],
     ['a day short of 13', yearsAgo(13, 1)],
-  ])('refuses an athlete who is %s, with the clear message, and creates nothing', async (_what, birthday) => {
-    const values = fields({ birthday, guardianConsent: 'true' });
+  ])('refuses an athlete who is %s without the parent’s name and consent, with the clear message, and creates nothing (issue 34)', async (_what, birthday) => {
+    for (const [extra, message] of [
+      [{}, FIELD_ERRORS.parentName],
+      [{ parentName: 'Dana Parent' }, FIELD_ERRORS.parentalConsent],
+      [{ parentalConsent: 'true' }, FIELD_ERRORS.parentName],
+      [{ parentName: 'Dana <b>Parent</b>', parentalConsent: 'true' }, FIELD_ERRORS.notAName("Parent or guardian's name")],
+    ] as const) {
+      const values = fields({ birthday, guardianConsent: 'true', ...extra });
+      const res = await register(values);
+      expect(res.status).toBe(400);
+      expect(await jsonOf(res)).toEqual({ code: 'VALIDATION_ERROR', message });
+      expect(await usersWith(values.email!)).toHaveLength(0);
+      await settle(200);
+      expect(mailsTo(values.email!)).toHaveLength(0);
+    }
+  });
+
+  it('registers a 10-year-old with the parent’s consent, which counts once the address is confirmed, is recorded and is confirmed by mail (issue 34, decision 0035)', async () => {
+    const values = fields({ birthday: yearsAgo(10), guardianConsent: 'true', parentName: 'Dana Parent', parentalConsent: 'true' });
     const res = await register(values);
-    expect(res.status).toBe(400);
-    expect(await jsonOf(res)).toEqual({ code: 'VALIDATION_ERROR', message: FIELD_ERRORS.tooYoung });
-    expect(await usersWith(values.email!)).toHaveLength(0);
-    await settle(200);
-    expect(mailsTo(values.email!)).toHaveLength(0);
+    expect(res.status).toBe(201);
+    const [account] = await usersWith(values.email!);
+    // Not yet: the address is not confirmed, so nothing is open.
+    let [consent] = await app.db.select().from(parentalConsents).where(eq(parentalConsents.userId, account!.id));
+    expect(consent).toMatchObject({ parentName: 'Dana Parent', noticeVersion: PARENTAL_NOTICE_VERSION, method: 'email_plus', givenAt: null, givenFromEmail: null });
+    expect((await app.db.select().from(userProfiles).where(eq(userProfiles.id, account!.id)))[0]!.parentalConsentAt).toBeNull();
+
+    const confirm = await app.smtp.waitFor(values.email!, 'Confirm');
+    const before = Date.now();
+    await fetch(linkIn(confirm), { redirect: 'manual' });
+    [consent] = await app.db.select().from(parentalConsents).where(eq(parentalConsents.userId, account!.id));
+    expect(consent!.givenAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(consent!.givenFromEmail).toBe(values.email!.toLowerCase());
+    const [profile] = await app.db.select().from(userProfiles).where(eq(userProfiles.id, account!.id));
+    expect(profile!.parentalConsentAt).not.toBeNull();
+    // The "plus": a mail to the confirmed address says what was agreed and how to withdraw it.
+    const mail = await app.smtp.waitFor(values.email!, 'consent');
+    expect(mail.text).toContain('Hi Dana Parent,');
+    expect(mail.text).toContain('close the account');
+    await eventually(async () => (await app.db.select().from(parentalConsents).where(eq(parentalConsents.userId, account!.id)))[0]!.confirmationMailedAt);
   });
 
   it('refuses an athlete of 13 to 17 without a parent or guardian agreeing, and creates nothing', async () => {

@@ -2,9 +2,9 @@
 // check the spec's rules before better-auth creates the user (which also sends the verification
 // mail); the profile row itself comes from the database trigger.
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { HEADSHOT_MAX_BYTES } from '../../common/constants';
+import { CHILD_AGE, HEADSHOT_MAX_BYTES } from '../../common/constants';
 import { ACCOUNT_EXISTS, AUTH_ERRORS, USERNAME_TAKEN } from '../../common/messages';
-import type { Registration } from '../../common/schemas';
+import { ageOn, type Registration } from '../../common/schemas';
 import { FACE_MATCHING } from '../../common/dashboard-messages';
 import { AFTER_VERIFY, type Auth } from '../auth/auth';
 import type { Db } from '../db/client';
@@ -16,6 +16,7 @@ import type { Mailer } from '../mail/mailer';
 import { newSignupNotificationMail } from '../mail/templates';
 import { reencodeImage } from '../media/images';
 import type { EventBus } from '../realtime/bus';
+import { requestParentalConsent } from '../profiles/parental-consent';
 import { storageKeys } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 
@@ -140,6 +141,9 @@ export async function register(
     }
     throw error;
   }
+  // Under 13: the parent's consent, typed by whoever holds this address: it counts once the
+  // address is confirmed (profiles/parental-consent.ts; decision 0035).
+  if (ageOn(input.birthday) < CHILD_AGE && input.parentName) await requestParentalConsent(deps.db, userId, input.parentName);
   await linkHomepageSignup(deps.db, userId, input.email);
   const headshotSaved = headshot ? await saveHeadshot(deps, userId, headshot) : null;
   if (input.faceMatchConsent) {

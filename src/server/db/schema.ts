@@ -152,6 +152,11 @@ export const userProfiles = pgTable(
     eventName: text('event_name'),
     /** When a parent or guardian agreed to the terms (registration of an athlete under 18). */
     guardianConsentAt: timestamp('guardian_consent_at', { withTimezone: true }),
+    /**
+     * Under 13: when the parent's consent was given from the confirmed address (its record is in
+     * parental_consents; decision 0035). Null: not given (yet), so nothing is asked or searched.
+     */
+    parentalConsentAt: timestamp('parental_consent_at', { withTimezone: true }),
     tutorialCompletedAt: timestamp('tutorial_completed_at', { withTimezone: true }),
     /** When the account holder agreed to face matching; null: the athlete is never searched for. */
     faceMatchConsentAt: timestamp('face_match_consent_at', { withTimezone: true }),
@@ -171,6 +176,31 @@ export const userProfiles = pgTable(
     index('user_profiles_email_idx').on(t.email),
     index('user_profiles_last_name_idx').on(t.lastName),
   ],
+);
+
+/**
+ * The record of a parent's consent for an athlete under 13 (COPPA, "email plus"; decision 0035):
+ * who (the name they typed, the account), what (the notice's version), when, and from which
+ * confirmed address; then the confirmation mail that follows it. Pending (given_at null) while
+ * the address of a new registration is not confirmed yet.
+ */
+export const parentalConsents = pgTable(
+  'parental_consents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    parentName: text('parent_name').notNull(),
+    noticeVersion: text('notice_version').notNull(),
+    method: text('method').notNull().default('email_plus'),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    givenAt: timestamp('given_at', { withTimezone: true }),
+    givenFromEmail: text('given_from_email'),
+    confirmationMailedAt: timestamp('confirmation_mailed_at', { withTimezone: true }),
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+  },
+  (t) => [index('parental_consents_user_idx').on(t.userId, t.requestedAt)],
 );
 
 /**

@@ -251,6 +251,26 @@ export function requestReceivedMail(p: { to: string; firstName: string | null; e
 }
 
 /**
+ * The "plus" of the parent's consent for an athlete under 13 (decision 0035): sent to the confirmed
+ * address once the consent is recorded, saying what was agreed, when, and how to withdraw it.
+ */
+export function parentalConsentMail(p: { to: string; parentName: string; athleteName: string; givenAt: Date; dashboardUrl: string }): MailMessage {
+  const when = p.givenAt.toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+  const lines = [
+    `Hi ${p.parentName},`,
+    `On ${when} (UTC) you gave your consent, as ${p.athleteName || 'the athlete'}'s parent or guardian, for us to keep ${p.athleteName || 'the athlete'}'s profile and photos and, if you turn face matching on, to find ${p.athleteName || 'them'} in the game footage of the events you request, only to make their highlight reels.`,
+    'If this was not you, or you change your mind, reply to this e-mail or close the account from your dashboard: everything about the athlete is then deleted. You can also turn face matching off there at any time, which deletes their face data.',
+  ];
+  return {
+    to: p.to,
+    replyTo: FAMILY_REPLY_TO,
+    subject: `Your consent for ${p.athleteName || 'your athlete'} is recorded`,
+    text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
+    html: layout('Your consent is recorded', lines, { label: 'Go to your dashboard', url: p.dashboardUrl }),
+  };
+}
+
+/**
  * The family's reel can be bought: sent once per request, when the first render of a reel made
  * from the event's footage is ready (with its preview), or at approval when the team makes the
  * videos by hand after payment.

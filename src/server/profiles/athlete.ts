@@ -1,10 +1,11 @@
 // Whether the athlete's profile holds what the terms require before the athlete can be searched
-// for by face or a reel requested: a birthday of 13 or over and, under 18, a parent's or
-// guardian's agreement (`guardian_consent_at`). The full registration collects both; an account
-// made with the quick sign-up gives them on the dashboard's "finish your athlete's profile" step.
+// for by face or a reel requested: a birthday and, under 18, a parent's or guardian's agreement
+// (`guardian_consent_at`); under 13 also the parent's consent given from the confirmed address
+// (`parental_consent_at`, decision 0035). The full registration collects them; an account made
+// with the quick sign-up gives them on the dashboard's "finish your athlete's profile" step.
 import { eq } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import { ADULT_AGE, MINIMUM_AGE } from '../../common/constants';
+import { ADULT_AGE, CHILD_AGE } from '../../common/constants';
 import { FINISH_PROFILE } from '../../common/dashboard-messages';
 import { ageOn, type AthleteAge } from '../../common/schemas';
 import type { ViewerEnv } from '../auth/session';
@@ -13,17 +14,18 @@ import { userProfiles } from '../db/schema';
 import { apiError } from '../http/errors';
 import type { ProfileDeps, ProfileRow } from './service';
 
-type AgeFields = Pick<ProfileRow, 'dateOfBirth' | 'guardianConsentAt'>;
+type AgeFields = Pick<ProfileRow, 'dateOfBirth' | 'guardianConsentAt' | 'parentalConsentAt'>;
 
 export function isAthleteProfileComplete(row: AgeFields, today = new Date()): boolean {
   if (!row.dateOfBirth) return false;
   const age = ageOn(row.dateOfBirth, today);
-  return age >= MINIMUM_AGE && (age >= ADULT_AGE || row.guardianConsentAt !== null);
+  if (age >= ADULT_AGE) return true;
+  return row.guardianConsentAt !== null && (age >= CHILD_AGE || row.parentalConsentAt !== null);
 }
 
 export async function athleteProfileComplete(db: Db, userId: string): Promise<boolean> {
   const [row] = await db
-    .select({ dateOfBirth: userProfiles.dateOfBirth, guardianConsentAt: userProfiles.guardianConsentAt })
+    .select({ dateOfBirth: userProfiles.dateOfBirth, guardianConsentAt: userProfiles.guardianConsentAt, parentalConsentAt: userProfiles.parentalConsentAt })
     .from(userProfiles)
     .where(eq(userProfiles.id, userId));
   return Boolean(row) && isAthleteProfileComplete(row!);

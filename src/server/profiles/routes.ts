@@ -1,10 +1,10 @@
 // /api/profile: the signed-in user's own profile. No route here takes a user id from the
 // client: the session decides whose profile it is.
 import { Hono } from 'hono';
-import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES } from '../../common/constants';
+import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES, CHILD_AGE } from '../../common/constants';
 import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../common/messages';
 import { FACE_MATCHING, FILE_TOO_LARGE_10MB, FINISH_PROFILE, PROFILE } from '../../common/dashboard-messages';
-import { athleteAgeSchema, firstIssue, profileEditSchema } from '../../common/schemas';
+import { ageOn, athleteAgeSchema, firstIssue, profileEditSchema } from '../../common/schemas';
 import { supportVisits } from '../auth/support-visits';
 import { refuseWhileImpersonating, requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../deps';
@@ -23,6 +23,7 @@ import { loadFaceMatchingState } from './face-matching-state';
 import { RATE_RULES } from '../http/rate-limit';
 import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
 import { athleteProfileComplete, athleteProfileIncomplete, finishAthleteProfile, requireCompleteAthleteProfile } from './athlete';
+import { giveParentalConsent } from './parental-consent';
 
 const MULTIPART_OVERHEAD = 64 * 1024;
 
@@ -68,9 +69,17 @@ export function profileRoutes(deps: AppDeps, hooks: ProfileHooks) {
     .put('/athlete', refuseWhileImpersonating(), async (c) => {
       const parsed = athleteAgeSchema.safeParse(await c.req.json().catch(() => null));
       if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
-      const row = await finishAthleteProfile(deps, c.var.viewer.userId, parsed.data);
+      const userId = c.var.viewer.userId;
+      const row = await finishAthleteProfile(deps, userId, parsed.data);
       if (row === 'complete') return apiError(c, 409, 'ATHLETE_PROFILE_COMPLETE', FINISH_PROFILE.alreadyComplete);
-      return row ? c.json(toProfileDto(row)) : notFound(c);
+      if (!row) return notFound(c);
+      // Under 13: the parent's consent, given now from this confirmed address (decision 0035).
+      if (ageOn(parsed.data.birthday) < CHILD_AGE && parsed.data.parentName) {
+        await giveParentalConsent(deps, userId, parsed.data.parentName);
+        const after = await getProfile(deps.db, userId);
+        return after ? c.json(toProfileDto(after)) : notFound(c);
+      }
+      return c.json(toProfileDto(row));
     })
     .post('/tutorial', async (c) => {
       const row = await completeTutorial(deps, c.var.viewer.userId);

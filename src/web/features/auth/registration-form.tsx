@@ -4,7 +4,7 @@
 // (confirmation needed, account exists, username taken).
 import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ADULT_AGE, HEADSHOT_MAX_BYTES, HEADSHOT_SHRINK, OTHER_EVENT, TIMING } from '../../../common/constants';
+import { ADULT_AGE, CHILD_AGE, HEADSHOT_MAX_BYTES, HEADSHOT_SHRINK, OTHER_EVENT, TIMING } from '../../../common/constants';
 import { AUTH_ERRORS, AUTH_TOAST_TITLES, HEADSHOT_ADVICE, HEADSHOT_FAILED, HEADSHOT_SHRINKING, INVALID_FILE_TYPE, LABELS, SIGNUP_CONFIRM } from '../../../common/messages';
 import { FACE_MATCHING, FILE_TOO_LARGE_10MB } from '../../../common/dashboard-messages';
 import { ageOn, registrationSchema, type Registration } from '../../../common/schemas';
@@ -17,6 +17,7 @@ import { useAction } from '../../lib/use-action';
 import { Button } from '../../ui/button';
 import { Field, Input, NativeSelect } from '../../ui/form-controls';
 import { GuardianAgreement } from '../../ui/guardian-agreement';
+import { ParentalConsent } from '../../ui/parental-consent';
 import { ImageDropZone } from '../../ui/image-drop-zone';
 import { UsStateSelect } from '../../ui/us-state-select';
 import { useRegistrationEvents } from './registration-events';
@@ -49,12 +50,14 @@ async function submitRegistration(values: Registration, headshot: File | null) {
 }
 
 const isMinorOn = (birthday: string) => /^\d{4}-\d{2}-\d{2}$/.test(birthday) && ageOn(birthday) < ADULT_AGE;
+const isChildOn = (birthday: string) => /^\d{4}-\d{2}-\d{2}$/.test(birthday) && ageOn(birthday) < CHILD_AGE;
 
 export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) {
   const navigate = useNavigate();
   const [headshot, setHeadshot] = useState<File | null>(null);
   const [headshotError, setHeadshotError] = useState<string>();
   const [isMinor, setIsMinor] = useState(false);
+  const [isChild, setIsChild] = useState(false);
   /** While a large headshot is scaled down the form waits; only the latest pick counts. */
   const [shrinking, setShrinking] = useState(false);
   const latestPick = useRef<File | null>(null);
@@ -136,7 +139,10 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
         <Input name="password" type="password" autoComplete="new-password" />
       </Field>
       <Field label="Birthday" error={errors.birthday}>
-        <Input name="birthday" type="date" autoComplete="bday" onChange={(e) => setIsMinor(isMinorOn(e.target.value))} />
+        <Input name="birthday" type="date" autoComplete="bday" onChange={(e) => {
+            setIsMinor(isMinorOn(e.target.value));
+            setIsChild(isChildOn(e.target.value));
+          }} />
       </Field>
       <Field label="State" error={errors.state}>
         <UsStateSelect name="state" placeholder="Select a state" defaultValue="" />
@@ -190,13 +196,14 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
         </p>
       </div>
       {isMinor && <GuardianAgreement className="md:col-span-2" error={errors.guardianConsent} />}
+      {isChild && <ParentalConsent className="md:col-span-2" errors={errors} />}
       <div className="flex flex-col gap-3 md:col-span-2">
         <p className="text-xs text-neutral-400">
           By registering you agree to our{' '}
           <Link to="/terms" className="text-red-400 underline underline-offset-4 hover:text-red-300">
             Terms and Privacy Policy
           </Link>
-          . Athletes must be at least 13; under 18, a parent or guardian registers with them.
+          . Under 18, a parent or guardian registers with the athlete; under 13, with their consent.
         </p>
         <Button type="submit" size="lg" disabled={register.isPending || done || shrinking}>
           {register.isPending ? 'Creating your account...' : done ? 'Check your email' : LABELS.createAccount}
