@@ -245,6 +245,18 @@ export const PARENTAL_CONSENT = {
   label: "I am this athlete's parent or legal guardian and I give my consent as described above.",
   /** Shown after a registration: the consent counts once the address is confirmed. */
   pending: 'Your consent is recorded once you confirm your email address.',
+  /** On the dashboard's profile card: the record, and withdrawing it. */
+  given: (by: string, date: string) => `Given by ${by} on ${date}.`,
+  withdraw: 'Withdraw consent',
+  withdrawConfirm: {
+    title: 'Withdraw your consent?',
+    body: "Face matching is turned off and the athlete's face data is deleted at once. Face matching and new reel requests wait until you give consent again. To delete everything, close the account instead.",
+    confirm: 'Withdraw consent',
+    cancel: 'Keep it',
+  },
+  withdrawn: { title: 'Consent withdrawn', description: "Face matching is off and the athlete's face data has been deleted." },
+  none: 'There is no consent to withdraw.',
+  familyOnly: 'Only the family can withdraw this consent. This is not possible while viewing the site as a user.',
 } as const;
 
 /**

@@ -191,5 +191,20 @@ it('at 390 px, a parent registers a 10-year-old: the consent is asked on the for
   const card = page.getByTestId('face-matching');
   await card.getByLabel(FACE_MATCHING.consentLabel).check();
   await card.getByText(FACE_MATCHING.on).waitFor();
+
+  // The record on the profile card, and withdrawing it: face matching goes off, and the
+  // finish-profile step asks for consent again before anything reopens.
+  const record = page.getByTestId('parental-consent-record');
+  await record.getByText(/Given by Dana Parent on/).waitFor();
+  await record.getByRole('button', { name: PARENTAL_CONSENT.withdraw }).click();
+  const dialog = page.getByRole('dialog', { name: PARENTAL_CONSENT.withdrawConfirm.title });
+  await dialog.getByText(PARENTAL_CONSENT.withdrawConfirm.body).waitFor();
+  await shot(page, 'parent-05-withdraw-consent-390');
+  await expectAccessible(page, 'withdraw the consent for an athlete under 13, phone');
+  await dialog.getByRole('button', { name: PARENTAL_CONSENT.withdrawConfirm.confirm }).click();
+  await page.getByText(PARENTAL_CONSENT.withdrawn.title).first().waitFor();
+  await page.getByTestId('finish-profile').waitFor();
+  expect(await record.count()).toBe(0);
+  await card.getByText(FACE_MATCHING.off).waitFor();
   expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
 });

@@ -3,7 +3,7 @@
 // finding 5): the same rules and texts as the full registration, checked on the server.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIELD_ERRORS } from '../../src/common/messages';
+import { FIELD_ERRORS, PARENTAL_CONSENT } from '../../src/common/messages';
 import { FINISH_PROFILE } from '../../src/common/dashboard-messages';
 import { COMPANY } from '../../src/common/company';
 import { athleteReferences, highlightRequests, parentalConsents, userProfiles } from '../../src/server/db/schema';
@@ -25,7 +25,7 @@ const quickSignUp = (fullName: string) => createVerifiedUser(app, { fullName, fi
 const profileRow = async (id: string) => (await app.db.select().from(userProfiles).where(eq(userProfiles.id, id)))[0]!;
 const finish = (u: User, json: unknown) => app.fetch('/api/profile/athlete', { method: 'PUT', json, cookie: u.cookie });
 const faceMatching = (u: User, consent: boolean) => app.fetch('/api/profile/face-matching', { method: 'PUT', json: { consent }, cookie: u.cookie });
-const request = (u: User) => app.fetch('/api/requests', { method: 'POST', json: { eventId: 'chicago-3v3-2024' }, cookie: u.cookie });
+const request = (u: User, eventId = 'chicago-3v3-2024') => app.fetch('/api/requests', { method: 'POST', json: { eventId }, cookie: u.cookie });
 async function referencePhoto(u: User) {
   const form = new FormData();
   form.set('photo', new Blob([new Uint8Array(await jpeg(400, 400))], { type: 'image/jpeg' }), 'face.jpg');
@@ -109,6 +109,26 @@ describe('the quick sign-up finishes the athlete profile first (issue 21, findin
     expect(mail.text).toContain('Hi Pat Small,');
     expect((await faceMatching(u, true)).status).toBe(200);
     expect((await request(u)).status).toBe(201);
+    expect((await jsonOf(await app.fetch('/api/profile', { cookie: u.cookie }))).parentalConsent).toMatchObject({ by: 'Pat Small' });
+
+    // Withdrawn: face matching goes off with the face data, and nothing new opens until consent is given again.
+    expect((await app.fetch('/api/profile/parental-consent', { method: 'DELETE' })).status).toBe(401);
+    const withdrawn = await app.fetch('/api/profile/parental-consent', { method: 'DELETE', cookie: u.cookie });
+    expect(withdrawn.status).toBe(200);
+    expect(await jsonOf(withdrawn)).toMatchObject({ athleteProfileComplete: false, parentalConsent: null });
+    const [record] = await app.db.select().from(parentalConsents).where(eq(parentalConsents.userId, u.userId));
+    expect(record!.withdrawnAt).not.toBeNull();
+    const row = await profileRow(u.userId);
+    expect([row.faceMatchConsentAt, row.parentalConsentAt]).toEqual([null, null]);
+    await expectIncomplete(await faceMatching(u, true));
+    await expectIncomplete(await request(u, 'austin-fall-league-2024'));
+    const again = await app.fetch('/api/profile/parental-consent', { method: 'DELETE', cookie: u.cookie });
+    expect(again.status).toBe(404);
+    expect((await jsonOf(again)).message).toBe(PARENTAL_CONSENT.none);
+    // Given again on the finish-profile step: a new record, and matching opens again.
+    expect((await finish(u, { birthday: birthdayAtAge(10), guardianConsent: true, parentName: 'Pat Small', parentalConsent: true })).status).toBe(200);
+    expect(await app.db.select().from(parentalConsents).where(eq(parentalConsents.userId, u.userId))).toHaveLength(2);
+    expect((await faceMatching(u, true)).status).toBe(200);
   });
 
   it('an adult athlete needs no guardian', async () => {

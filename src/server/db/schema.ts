@@ -157,6 +157,8 @@ export const userProfiles = pgTable(
      * parental_consents; decision 0035). Null: not given (yet), so nothing is asked or searched.
      */
     parentalConsentAt: timestamp('parental_consent_at', { withTimezone: true }),
+    /** The name of the parent who gave it, as they typed it. */
+    parentalConsentBy: text('parental_consent_by'),
     tutorialCompletedAt: timestamp('tutorial_completed_at', { withTimezone: true }),
     /** When the account holder agreed to face matching; null: the athlete is never searched for. */
     faceMatchConsentAt: timestamp('face_match_consent_at', { withTimezone: true }),

@@ -10,8 +10,10 @@ import { parentalConsents, user, userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { parentalConsentMail } from '../mail/templates';
+import { setFaceMatchingConsent } from '../faces/references';
 
 type Deps = Pick<AppDeps, 'db' | 'mailer' | 'config' | 'bus'>;
+type WithdrawDeps = Pick<AppDeps, 'db' | 'storage' | 'faces' | 'bus'>;
 
 /** A registration's consent, typed before the address is confirmed: it waits for the confirmation link. */
 export async function requestParentalConsent(db: Db, userId: string, parentName: string): Promise<void> {
@@ -48,7 +50,7 @@ async function record(deps: Deps, userId: string, consentId: string): Promise<vo
       .set({ givenAt, givenFromEmail: account.email })
       .where(and(eq(parentalConsents.id, consentId), isNull(parentalConsents.givenAt)))
       .returning();
-    if (rows.length) await tx.update(userProfiles).set({ parentalConsentAt: givenAt, updatedAt: givenAt }).where(eq(userProfiles.id, userId));
+    if (rows.length) await tx.update(userProfiles).set({ parentalConsentAt: givenAt, parentalConsentBy: rows[0]!.parentName, updatedAt: givenAt }).where(eq(userProfiles.id, userId));
     return rows;
   });
   if (!given) return;
@@ -59,4 +61,26 @@ async function record(deps: Deps, userId: string, consentId: string): Promise<vo
   );
   await deps.db.update(parentalConsents).set({ confirmationMailedAt: new Date() }).where(eq(parentalConsents.id, given.id));
   await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
+}
+
+/**
+ * The parent withdraws the consent: face matching is turned off (which deletes the athlete's face
+ * data, as turning it off always does), and face matching and requests stay closed until consent
+ * is given again. Closing the account deletes everything else. False when there was none to withdraw.
+ */
+export async function withdrawParentalConsent(deps: WithdrawDeps, userId: string): Promise<boolean> {
+  const now = new Date();
+  const withdrawn = await deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(parentalConsents)
+      .set({ withdrawnAt: now })
+      .where(and(eq(parentalConsents.userId, userId), isNull(parentalConsents.withdrawnAt)))
+      .returning({ id: parentalConsents.id });
+    await tx.update(userProfiles).set({ parentalConsentAt: null, parentalConsentBy: null, updatedAt: now }).where(eq(userProfiles.id, userId));
+    return rows.length > 0;
+  });
+  if (!withdrawn) return false;
+  await setFaceMatchingConsent(deps, userId, false);
+  await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });
+  return true;
 }

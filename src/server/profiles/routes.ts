@@ -2,7 +2,7 @@
 // client: the session decides whose profile it is.
 import { Hono } from 'hono';
 import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES, CHILD_AGE } from '../../common/constants';
-import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../common/messages';
+import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE, PARENTAL_CONSENT } from '../../common/messages';
 import { FACE_MATCHING, FILE_TOO_LARGE_10MB, FINISH_PROFILE, PROFILE } from '../../common/dashboard-messages';
 import { ageOn, athleteAgeSchema, firstIssue, profileEditSchema } from '../../common/schemas';
 import { supportVisits } from '../auth/support-visits';
@@ -23,7 +23,7 @@ import { loadFaceMatchingState } from './face-matching-state';
 import { RATE_RULES } from '../http/rate-limit';
 import { completeTutorial, editProfile, getProfile, saveAvatar, saveBanner, toProfileDto } from './service';
 import { athleteProfileComplete, athleteProfileIncomplete, finishAthleteProfile, requireCompleteAthleteProfile } from './athlete';
-import { giveParentalConsent } from './parental-consent';
+import { giveParentalConsent, withdrawParentalConsent } from './parental-consent';
 
 const MULTIPART_OVERHEAD = 64 * 1024;
 
@@ -80,6 +80,12 @@ export function profileRoutes(deps: AppDeps, hooks: ProfileHooks) {
         return after ? c.json(toProfileDto(after)) : notFound(c);
       }
       return c.json(toProfileDto(row));
+    })
+    .delete('/parental-consent', refuseWhileImpersonating(PARENTAL_CONSENT.familyOnly, PARENTAL_CONSENT.title), async (c) => {
+      const userId = c.var.viewer.userId;
+      if (!(await withdrawParentalConsent(deps, userId))) return apiError(c, 404, 'NOT_FOUND', PARENTAL_CONSENT.none);
+      const row = await getProfile(deps.db, userId);
+      return row ? c.json(toProfileDto(row)) : notFound(c);
     })
     .post('/tutorial', async (c) => {
       const row = await completeTutorial(deps, c.var.viewer.userId);

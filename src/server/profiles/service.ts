@@ -35,6 +35,8 @@ export function toProfileDto(row: ProfileRow) {
     originalAvatarUrl: mediaUrl(row.originalAvatarUrl),
     bannerUrl: mediaUrl(row.bannerUrl),
     tutorialCompleted: row.tutorialCompletedAt !== null,
+    /** Under 13: the parent's consent on record (decision 0035), or null. */
+    parentalConsent: row.parentalConsentAt ? { by: row.parentalConsentBy ?? '', at: row.parentalConsentAt.toISOString() } : null,
     /** The event named at registration (an event id, or "other"): the request form starts on it. */
     registrationEventId: row.eventName,
     /** The birthday and, under 18, a guardian's agreement are on file (athlete.ts): face matching and requests are open. */

@@ -118,7 +118,7 @@ function Dashboard() {
           </div>
           <div className="flex min-w-0 flex-col gap-6">
             <RequestForm />
-            <ProfileCard profile={p} />
+            <ProfileCard profile={p} familyOnly={impersonating} />
             <FaceMatchingCard hasHeadshot={Boolean(p.avatarUrl)} familyOnly={impersonating} />
             <SupportVisits />
           </div>

@@ -12,5 +12,6 @@ CREATE TABLE "parental_consents" (
 );
 --> statement-breakpoint
 ALTER TABLE "user_profiles" ADD COLUMN "parental_consent_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "user_profiles" ADD COLUMN "parental_consent_by" text;--> statement-breakpoint
 ALTER TABLE "parental_consents" ADD CONSTRAINT "parental_consents_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "parental_consents_user_idx" ON "parental_consents" USING btree ("user_id","requested_at");

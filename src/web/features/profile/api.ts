@@ -39,6 +39,9 @@ export const useFinishAthleteProfile = () => useProfileMutation((values: Athlete
 
 export const useCompleteTutorial = () => useProfileMutation(() => unwrap(api.profile.tutorial.$post()));
 
+/** Withdraws the parent's consent for an athlete under 13: face matching goes off with its data. */
+export const useWithdrawParentalConsent = () => useProfileMutation(() => unwrap(api.profile['parental-consent'].$delete()), { faceMatchingChanges: true });
+
 export const useSaveAvatar = () =>
   useProfileMutation(({ avatar, original }: { avatar: Blob; original: File | null }) => {
     const form = new FormData();

@@ -1,7 +1,12 @@
 import { DASHBOARD } from '../../../common/dashboard-messages';
+import { PARENTAL_CONSENT } from '../../../common/messages';
 import type { ProfileDto } from '../../../server/profiles/service';
-import { Fragment } from 'react';
+import { Fragment, useState } from 'react';
+import { notify } from '../../lib/toast';
+import { Button } from '../../ui/button';
 import { Card, CardTitle } from '../../ui/card';
+import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';
+import { useWithdrawParentalConsent } from './api';
 
 /** Break opportunities after an e-mail's or username's "@", dots and underscores, so it wraps there first. */
 function breakable(value: string | number) {
@@ -15,7 +20,7 @@ function breakable(value: string | number) {
     ));
 }
 
-export function ProfileCard({ profile }: { profile: ProfileDto }) {
+export function ProfileCard({ profile, familyOnly = false }: { profile: ProfileDto; familyOnly?: boolean }) {
   const rows: Array<[string, string | number | null]> = [
     ['First Name', profile.firstName || null],
     ['Last Name', profile.lastName || null],
@@ -41,6 +46,48 @@ export function ProfileCard({ profile }: { profile: ProfileDto }) {
           </div>
         ))}
       </dl>
+      {profile.parentalConsent && <ParentalConsentRecord consent={profile.parentalConsent} familyOnly={familyOnly} />}
     </Card>
+  );
+}
+
+/** Under 13: who gave the consent and when, and a way to withdraw it (decision 0035). */
+function ParentalConsentRecord({ consent, familyOnly }: { consent: { by: string; at: string }; familyOnly: boolean }) {
+  const withdraw = useWithdrawParentalConsent();
+  const [asking, setAsking] = useState(false);
+  const date = new Date(consent.at).toLocaleDateString(undefined, { month: 'long', day: 'numeric', year: 'numeric' });
+  return (
+    <div className="mt-4 rounded-md border border-neutral-800 p-3 text-sm" data-testid="parental-consent-record">
+      <p className="font-semibold text-white">{PARENTAL_CONSENT.title}</p>
+      <p className="mt-1 text-neutral-300">{PARENTAL_CONSENT.given(consent.by, date)}</p>
+      {!familyOnly && (
+        <Button size="sm" variant="outline" className="mt-3" onClick={() => setAsking(true)}>
+          {PARENTAL_CONSENT.withdraw}
+        </Button>
+      )}
+      <Dialog open={asking} onOpenChange={(open) => !withdraw.isPending && setAsking(open)}>
+        <DialogContent title={PARENTAL_CONSENT.withdrawConfirm.title} description={PARENTAL_CONSENT.withdrawConfirm.body}>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setAsking(false)} disabled={withdraw.isPending}>
+              {PARENTAL_CONSENT.withdrawConfirm.cancel}
+            </Button>
+            <Button
+              disabled={withdraw.isPending}
+              onClick={() =>
+                withdraw.mutate(undefined, {
+                  onSuccess: () => {
+                    setAsking(false);
+                    notify.success(PARENTAL_CONSENT.withdrawn);
+                  },
+                  onError: (error) => notify.error({ title: PARENTAL_CONSENT.title, description: error.message }),
+                })
+              }
+            >
+              {PARENTAL_CONSENT.withdrawConfirm.confirm}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </div>
   );
 }
