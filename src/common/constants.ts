@@ -8,7 +8,7 @@ export const MIN_PASSWORD_LENGTH = 6;
  */
 export const CHILD_AGE = 13;
 export const ADULT_AGE = 18;
-/** The version of the notice a parent agrees to for a child under 13 (PARENTAL_CONSENT in messages.ts); recorded with the consent. */
+/** The version of the notice a parent agrees to for a child under 13 (PARENTAL_CONSENT in parental-consent-messages.ts); recorded with the consent. */
 export const PARENTAL_NOTICE_VERSION = '2026-11-27';
 export const MAX_PASSWORD_LENGTH = 128;
 export const VERIFICATION_LINK_TTL_SECONDS = 24 * 60 * 60;

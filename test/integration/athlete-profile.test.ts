@@ -3,7 +3,8 @@
 // finding 5): the same rules and texts as the full registration, checked on the server.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIELD_ERRORS, PARENTAL_CONSENT } from '../../src/common/messages';
+import { FIELD_ERRORS } from '../../src/common/messages';
+import { PARENTAL_CONSENT } from '../../src/common/parental-consent-messages';
 import { FINISH_PROFILE } from '../../src/common/dashboard-messages';
 import { COMPANY } from '../../src/common/company';
 import { athleteReferences, highlightRequests, parentalConsents, userProfiles } from '../../src/server/db/schema';

@@ -2,7 +2,8 @@
 // client: the session decides whose profile it is.
 import { Hono } from 'hono';
 import { AVATAR_MAX_BYTES, BANNER_MAX_BYTES, CHILD_AGE } from '../../common/constants';
-import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE, PARENTAL_CONSENT } from '../../common/messages';
+import { FILE_TOO_LARGE_5MB, INVALID_FILE_TYPE } from '../../common/messages';
+import { PARENTAL_CONSENT } from '../../common/parental-consent-messages';
 import { FACE_MATCHING, FILE_TOO_LARGE_10MB, FINISH_PROFILE, PROFILE } from '../../common/dashboard-messages';
 import { ageOn, athleteAgeSchema, firstIssue, profileEditSchema } from '../../common/schemas';
 import { supportVisits } from '../auth/support-visits';

@@ -1,7 +1,7 @@
 // The parent's consent for an athlete under 13 (decision 0035): the parent's own name and a
 // checkbox under the notice, worded the same on the full registration and on the dashboard's
 // "finish your athlete's profile" step. The server records it from the confirmed address.
-import { PARENTAL_CONSENT } from '../../common/messages';
+import { PARENTAL_CONSENT } from '../../common/parental-consent-messages';
 import { Field, Input } from './form-controls';
 
 export function ParentalConsent({ errors, className }: { errors: { parentName?: string; parentalConsent?: string }; className?: string }) {

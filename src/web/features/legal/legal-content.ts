@@ -32,7 +32,7 @@ export const TERMS_SECTIONS: LegalSection[] = [
   {
     title: 'Eligibility and Accounts',
     paragraphs: [
-      'An athlete of any age may have an account. Athletes under 18 may use the Service only with the involvement and consent of a parent or legal guardian, who is responsible for the account and for every request and purchase made with it. A parent or guardian may also create and manage the account on the athlete\'s behalf. For an athlete under 13, the account is made by a parent or legal guardian, who gives verifiable consent as described in our Privacy Policy before anything about the child is used.',
+      'An athlete of any age may have an account. Athletes under 18 use the Service only with the consent of a parent or legal guardian, who is responsible for the account and every request and purchase, and may create and manage it for the athlete. For an athlete under 13, a parent or guardian makes the account and gives verifiable consent as our Privacy Policy describes.',
       `You agree to give accurate information when you register, including the athlete's name, team, event and jersey number, and to keep it up to date from your dashboard. You are responsible for keeping your password confidential and for all activity under your account. Tell us at once at ${EMAIL} if you believe someone else has used it.`,
       'One account belongs to one athlete. Do not create accounts for people you are not authorised to act for.',
     ],
@@ -163,7 +163,7 @@ export const PRIVACY_SECTIONS: LegalSection[] = [
   {
     title: 'Children and Teens',
     paragraphs: [
-      'Athletes under 18 need a parent or guardian to consent to their use of the Service, including the upload of a headshot and its use for face recognition, and to supervise the account. For a child under 13 we follow the Children\'s Online Privacy Protection Act: a parent or legal guardian registers the child, reads what we collect (name, birthday, team, jersey number, photos and, only if face matching is turned on, face data from game footage of the events they request) and how we use it (only to make the child\'s highlight reels and photos; never sold or disclosed to anyone but the family and relatives they share a link with), and gives consent from an email address they have confirmed; we record who consented, to what and when, and email the parent to confirm it. A parent may review, change or delete the child\'s information, or withdraw consent, at any time from the dashboard or by contacting us; withdrawing deletes the child\'s face data, and closing the account deletes everything.',
+      'Athletes under 18 need a parent or guardian to consent to their use of the Service, including the headshot and its use for face recognition. For a child under 13 we follow COPPA: a parent or guardian registers the child, is told what we collect and why (only to make the child\'s reels; never sold or disclosed), and consents from a confirmed email address; we record the consent and confirm it by email. The parent may review or delete the child\'s information, or withdraw consent, at any time from the dashboard.',
       `If we learn that we have collected personal information from a child under 13 without verified parental consent, we will delete it. A parent or guardian who believes this has happened, or who wants to review or delete their child's information, can contact us at ${EMAIL}.`,
     ],
   },

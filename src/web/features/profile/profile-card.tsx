@@ -1,5 +1,5 @@
 import { DASHBOARD } from '../../../common/dashboard-messages';
-import { PARENTAL_CONSENT } from '../../../common/messages';
+import { PARENTAL_CONSENT } from '../../../common/parental-consent-messages';
 import type { ProfileDto } from '../../../server/profiles/service';
 import { Fragment, useState } from 'react';
 import { notify } from '../../lib/toast';
