@@ -183,6 +183,16 @@ export const athleteAgeSchema = registrationFields.pick({ birthday: true, guardi
 export type AthleteAgeInput = z.input<typeof athleteAgeSchema>;
 export type AthleteAge = z.output<typeof athleteAgeSchema>;
 
+/**
+ * "Add athlete" on the dashboard (decision 0036): the athlete's own fields with the registration's
+ * rules and texts; the parent's name, required under 13 (consent), is the holder's own otherwise.
+ */
+export const addAthleteSchema = registrationFields
+  .pick({ firstName: true, lastName: true, birthday: true, teamName: true, jerseyNumber: true, guardianConsent: true, parentName: true, parentalConsent: true })
+  .superRefine(guardianRule);
+export type AddAthleteInput = z.input<typeof addAthleteSchema>;
+export type AddAthlete = z.output<typeof addAthleteSchema>;
+
 export const resetPasswordSchema = z.object({
   token: z.string().min(1),
   newPassword: password,

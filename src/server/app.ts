@@ -19,6 +19,7 @@ import { SHARE_PATH } from './sharing/links';
 import { sharedReelRoutes, shareLinkRoutes } from './sharing/routes';
 import { checkoutRoutes, localCheckoutRoutes, WEBHOOK_PATHS, webhookRoutes } from './payments/routes';
 import { profileRoutes } from './profiles/routes';
+import { familyRoutes } from './family/routes';
 import { matchAgainWithNewFaces } from './requests/reel-progress';
 import { requestRoutes } from './requests/routes';
 import { stillRoutes } from './stills/routes';
@@ -52,6 +53,7 @@ export function createApi(deps: AppDeps) {
     .route('/media', mediaRoutes(deps))
     .route('/orders', orderRoutes(deps))
     .route('/share-links', shareLinkRoutes(deps))
+    .route('/family', familyRoutes(deps))
     .route('/promo-codes', promoRoutes(deps))
     .route('/checkout', checkoutRoutes(deps))
     .route('/payments', webhookRoutes(deps))

@@ -4,43 +4,18 @@
 // PostgreSQL database when TEST_DATABASE_URL is set.
 import fs from 'node:fs';
 import { asc, sql } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrationsFolder, type Db } from '../../src/server/db/client';
 import * as schema from '../../src/server/db/schema';
 import { runAdminCommand } from '../../src/server/admin/service';
-import { createPostgresDatabase } from '../support/app';
-import { migrationsUpTo } from '../support/migrations';
+import { freshDatabase as freshDatabaseWith, migrationsUpTo } from '../support/migrations';
 
-const adminUrl = process.env.TEST_DATABASE_URL;
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
 
-/** A brand-new, empty database and a way to run a folder of migrations on it. */
-async function freshDatabase(): Promise<{ db: Db; migrate: (folder: string) => Promise<void> }> {
-  if (adminUrl) {
-    const fresh = await createPostgresDatabase(adminUrl, 't_demo');
-    const pool = new pg.Pool({ connectionString: fresh.url });
-    cleanups.push(async () => {
-      await pool.end();
-      await fresh.drop();
-    });
-    const db = drizzlePg(pool, { schema });
-    return { db: db as unknown as Db, migrate: (folder) => migratePg(db, { migrationsFolder: folder }) };
-  }
-  const client = await PGlite.create('memory://', { extensions: { pg_trgm } });
-  cleanups.push(() => client.close());
-  const db = drizzlePglite(client, { schema });
-  return { db: db as unknown as Db, migrate: (folder) => migratePglite(db, { migrationsFolder: folder }) };
-}
+const freshDatabase = () => freshDatabaseWith(cleanups, 't_demo');
 
 const eventRows = (db: Db) =>
   db.select({ id: schema.events.id, reelSource: schema.events.reelSource, demo: schema.events.demo }).from(schema.events).orderBy(asc(schema.events.id));

@@ -113,6 +113,8 @@ describe('the session cache', () => {
 describe('ViewerCache', () => {
   const viewer = (over: Partial<Viewer> = {}): Viewer => ({
     userId: 'u1',
+    accountId: 'u1',
+    familyAthleteIds: [],
     email: 'u1@example.com',
     name: 'U One',
     isAdmin: false,

@@ -4,19 +4,27 @@
 // user's storage folders, the face tracks their clips matched, waiting-list rows and contact
 // messages from that address, and reset tokens. Orders stay as anonymous records for accounting
 // (their user set to null, their checkout link dropped). A mail to the address says it is done.
+// A family (decision 0036): erasing the account erases every athlete it added first; erasing an
+// added athlete erases that athlete alone and tells the holder.
 import { eq, inArray, lt, and, sql } from 'drizzle-orm';
 import type { AppDeps } from '../deps';
 import { audit } from '../audit/log';
 import type { Auth } from '../auth/auth';
 import { admins, contactMessages, homepageSignups, highlightRequests, orders, user, userProfiles, verification } from '../db/schema';
 import { deleteMatchedFaces } from '../faces/references';
-import { accountErasedMail } from '../mail/templates';
+import { accountErasedMail, athleteErasedMail } from '../mail/templates';
 import { BUCKETS } from '../storage/keys';
 
 /** Who asked: the account holder, an admin (by id), the command line, or the unconfirmed-account sweep. */
 export type ErasedBy = { kind: 'self' } | { kind: 'admin'; adminId: string } | { kind: 'command line' } | { kind: 'unconfirmed' };
 
 export type ErasureOutcome = { erased: true; email: string } | { erased: false; reason: 'not found' | 'admin' };
+
+/** Erases the athletes the account added, each with its files; no mail for each: the family's says it all. */
+async function eraseAddedAthletes(deps: Deps, accountId: string, by: ErasedBy): Promise<void> {
+  const added = await deps.db.select({ id: userProfiles.id }).from(userProfiles).where(eq(userProfiles.familyId, accountId));
+  for (const athlete of added) await eraseOne(deps, athlete.id, by, { mail: false });
+}
 
 /** Storage folders that hold a user's files: every bucket but game footage, which is the event's. */
 export const USER_BUCKETS = BUCKETS.filter((b) => b !== 'game-footage');
@@ -26,6 +34,12 @@ export const USER_BUCKETS = BUCKETS.filter((b) => b !== 'game-footage');
 type Deps = Pick<AppDeps, 'db' | 'storage' | 'mailer'>;
 
 export async function eraseAccount(deps: Deps, userId: string, by: ErasedBy): Promise<ErasureOutcome> {
+  const [admin] = await deps.db.select({ id: admins.id }).from(admins).where(and(eq(admins.userId, userId), eq(admins.isActive, true))).limit(1);
+  if (!admin) await eraseAddedAthletes(deps, userId, by);
+  return eraseOne(deps, userId, by, { mail: true });
+}
+
+async function eraseOne(deps: Deps, userId: string, by: ErasedBy, options: { mail: boolean }): Promise<ErasureOutcome> {
   const outcome = await deps.db.transaction(async (tx) => {
     // The row lock orders this against a render or payment writing for the same account.
     const [account] = await tx.select({ id: user.id, email: user.email }).from(user).where(eq(user.id, userId)).for('update');
@@ -34,8 +48,9 @@ export async function eraseAccount(deps: Deps, userId: string, by: ErasedBy): Pr
     // never erased from the admin area or by a family's own button.
     const [admin] = await tx.select({ id: admins.id }).from(admins).where(and(eq(admins.userId, userId), eq(admins.isActive, true))).limit(1);
     if (admin) return { erased: false, reason: 'admin' } as const;
-    const [profile] = await tx.select({ email: userProfiles.email }).from(userProfiles).where(eq(userProfiles.id, userId));
-    const addresses = [...new Set([account.email, profile?.email].filter((e): e is string => Boolean(e)).map((e) => e.toLowerCase()))];
+    const [profile] = await tx.select({ email: userProfiles.email, familyId: userProfiles.familyId, firstName: userProfiles.firstName }).from(userProfiles).where(eq(userProfiles.id, userId));
+    // An added athlete's address is the family's: the family's own rows stay.
+    const addresses = profile?.familyId ? [] : [...new Set([account.email, profile?.email].filter((e): e is string => Boolean(e)).map((e) => e.toLowerCase()))];
     const requests = await tx.select({ id: highlightRequests.id }).from(highlightRequests).where(eq(highlightRequests.userId, userId));
     await deleteMatchedFaces(tx, requests.map((r) => r.id));
     await tx.update(orders).set({ checkoutUrl: null }).where(eq(orders.userId, userId));
@@ -48,7 +63,7 @@ export async function eraseAccount(deps: Deps, userId: string, by: ErasedBy): Pr
     // requests (their clips and renders), videos, stills, support visits and the audit rows about
     // them; orders keep their amounts with no user.
     await tx.delete(user).where(eq(user.id, userId));
-    return { erased: true, email: account.email } as const;
+    return { erased: true, email: profile?.email ?? account.email, addedAthlete: profile?.familyId ? profile.firstName : null } as const;
   });
   if (!outcome.erased) return outcome;
   await removeUserFiles(deps, userId);
@@ -56,11 +71,13 @@ export async function eraseAccount(deps: Deps, userId: string, by: ErasedBy): Pr
     actorId: by.kind === 'admin' ? by.adminId : null,
     action: 'account.erase',
     subjectUserId: null,
-    details: { erasedUserId: userId, by: by.kind },
+    details: { erasedUserId: userId, by: by.kind, ...(outcome.addedAthlete !== null ? { addedAthlete: true } : {}) },
   });
   // An address nobody confirmed gets no mail: whoever typed it may not own it.
-  if (by.kind !== 'unconfirmed') await deps.mailer.send(accountErasedMail(outcome.email));
-  return outcome;
+  if (by.kind !== 'unconfirmed' && options.mail) {
+    await deps.mailer.send(outcome.addedAthlete !== null ? athleteErasedMail(outcome.email, outcome.addedAthlete) : accountErasedMail(outcome.email));
+  }
+  return { erased: true, email: outcome.email };
 }
 
 /** Every stored file under the user's folders (disk or S3). A file a job writes later is removed by that job (it finds no account). */

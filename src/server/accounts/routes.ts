@@ -125,10 +125,11 @@ export function accountRoutes(deps: AppDeps) {
       const parsed = closeAccountSchema.safeParse(await c.req.json().catch(() => null));
       if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
       // Each try checks the password: a stolen session cannot guess it.
-      const limit = await limiter.check([[RATE_RULES.closeAccountPerAccount, viewer.userId]]);
+      const limit = await limiter.check([[RATE_RULES.closeAccountPerAccount, viewer.accountId]]);
       if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
-      if (!(await passwordIsRight(auth, viewer.userId, parsed.data.password))) return apiError(c, 400, 'INVALID_PASSWORD', CLOSE_ACCOUNT.wrongPassword);
-      const outcome = await eraseAccount(deps, viewer.userId, { kind: 'self' });
+      if (!(await passwordIsRight(auth, viewer.accountId, parsed.data.password))) return apiError(c, 400, 'INVALID_PASSWORD', CLOSE_ACCOUNT.wrongPassword);
+      // The whole family: the account and every athlete it holds (erasure.ts).
+      const outcome = await eraseAccount(deps, viewer.accountId, { kind: 'self' });
       if (!outcome.erased) return apiError(c, outcome.reason === 'admin' ? 409 : 404, outcome.reason === 'admin' ? 'ADMIN_ACCOUNT' : 'NOT_FOUND', outcome.reason === 'admin' ? CLOSE_ACCOUNT.admin : CLOSE_ACCOUNT.failed);
       return c.json({ erased: true });
     });

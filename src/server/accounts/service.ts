@@ -2,7 +2,7 @@
 // check the spec's rules before better-auth creates the user (which also sends the verification
 // mail); the profile row itself comes from the database trigger.
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { CHILD_AGE, HEADSHOT_MAX_BYTES } from '../../common/constants';
+import { ADULT_AGE, CHILD_AGE, HEADSHOT_MAX_BYTES } from '../../common/constants';
 import { ACCOUNT_EXISTS, AUTH_ERRORS, USERNAME_TAKEN } from '../../common/messages';
 import { ageOn, type Registration } from '../../common/schemas';
 import { FACE_MATCHING } from '../../common/dashboard-messages';
@@ -129,6 +129,8 @@ export async function register(
         eventName: input.event,
         jerseyNumber: input.jerseyNumber,
         guardianConsentAt: input.guardianConsent ? new Date() : null,
+        // A minor's account is held by the parent who named themself: the mails greet them.
+        holderName: ageOn(input.birthday) < ADULT_AGE ? input.parentName : null,
         updatedAt: new Date(),
       })
       .where(eq(userProfiles.id, userId));

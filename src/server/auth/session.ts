@@ -11,9 +11,18 @@ import { secondFactorStep, type SecondFactorStep } from './two-factor';
 import { endViewAsSessions } from './impersonation';
 import { viewAsEndsAt } from './view-as-hour';
 import { ViewerCache, viewerCacheOf } from './viewer-cache';
+import { actingFor, addedAthleteIds } from '../family/members';
 
 export interface Viewer {
+  /**
+   * The athlete this request acts for: the account's own profile, or one of the athletes the
+   * holder added (the switcher's cookie, checked against the family; family/members.ts).
+   */
   userId: string;
+  /** The signed-in account (the family's holder): its password, address and closing are its own. */
+  accountId: string;
+  /** The athletes the holder added, besides the account's own profile. */
+  familyAthleteIds: string[];
   email: string;
   name: string;
   /** An active admin whose session passed the second factor (two-factor.ts). */
@@ -31,15 +40,20 @@ export async function getViewer(auth: Auth, db: Db, headers: Headers): Promise<V
   const key = cache ? ViewerCache.keyOf(headers) : null;
   if (!cache || !key) return lookUpViewer(auth, db, headers);
   const known = cache.get(key);
-  if (known) return known;
+  if (known) return actingFor(db, known, headers);
   const generation = cache.generation;
-  const viewer = await lookUpViewer(auth, db, headers);
+  const viewer = await lookUpSession(auth, db, headers);
   if (viewer) cache.set(key, viewer, generation);
-  return viewer;
+  return viewer && actingFor(db, viewer, headers);
 }
 
 /** The viewer from the database, past the cache (a live stream re-checks with it when a notice arrives). */
 export async function lookUpViewer(auth: Auth, db: Db, headers: Headers): Promise<Viewer | null> {
+  const viewer = await lookUpSession(auth, db, headers);
+  return viewer && actingFor(db, viewer, headers);
+}
+
+async function lookUpSession(auth: Auth, db: Db, headers: Headers): Promise<Viewer | null> {
   const result = await auth.api.getSession({ headers });
   if (!result) return null;
   const impersonatedBy = (result.session as { impersonatedBy?: string | null }).impersonatedBy ?? null;
@@ -56,6 +70,8 @@ export async function lookUpViewer(auth: Auth, db: Db, headers: Headers): Promis
   const adminSecondFactor = activeAdmin ? await secondFactorStep(db, result.user, result.session.id) : null;
   return {
     userId: result.user.id,
+    accountId: result.user.id,
+    familyAthleteIds: activeAdmin ? [] : await addedAthleteIds(db, result.user.id),
     email: result.user.email,
     name: result.user.name,
     // A view-as session is the user's, whoever started it: never an admin's. An admin's own

@@ -159,6 +159,14 @@ export const userProfiles = pgTable(
     parentalConsentAt: timestamp('parental_consent_at', { withTimezone: true }),
     /** The name of the parent who gave it, as they typed it. */
     parentalConsentBy: text('parental_consent_by'),
+    /**
+     * The family this athlete belongs to: the account holder's user id for an athlete added from
+     * the dashboard ("Add athlete"), null for the account's own profile (decision 0036). An added
+     * athlete is a user row with no way to sign in; the holder acts for it.
+     */
+    familyId: text('family_id').references(() => user.id, { onDelete: 'cascade' }),
+    /** The account holder's own name (a parent or guardian), greeted in every mail; null: the athlete holds the account. */
+    holderName: text('holder_name'),
     tutorialCompletedAt: timestamp('tutorial_completed_at', { withTimezone: true }),
     /** When the account holder agreed to face matching; null: the athlete is never searched for. */
     faceMatchConsentAt: timestamp('face_match_consent_at', { withTimezone: true }),
@@ -177,6 +185,7 @@ export const userProfiles = pgTable(
     uniqueIndex('user_profiles_username_lower_idx').on(sql`lower(${t.username})`),
     index('user_profiles_email_idx').on(t.email),
     index('user_profiles_last_name_idx').on(t.lastName),
+    index('user_profiles_family_idx').on(t.familyId),
   ],
 );
 

@@ -72,6 +72,17 @@ export function accountErasedMail(to: string): MailMessage {
   return { to, subject: 'Your account has been erased', text: `${lines.join('\n\n')}\n`, html: layout('Your account has been erased', lines) };
 }
 
+/** After one athlete of a family is erased (the account stays): the athlete's first name only. */
+export function athleteErasedMail(to: string, athleteName: string): MailMessage {
+  const who = athleteName || 'The athlete';
+  const lines = [
+    `${who}'s profile has been removed from your Get It On Tape account and erased.`,
+    `${who}'s photos and face data, consents, requests, videos and stills are deleted. Your account and your other athletes are not changed. Records of payments are kept without a name, as accounting law requires.`,
+    'If you did not ask for this, reply to this email.',
+  ];
+  return { to, subject: `${who}'s profile has been erased`, text: `${lines.join('\n\n')}\n`, html: layout(`${who}'s profile has been erased`, lines) };
+}
+
 /** The spec's contact template parameters. */
 export interface ContactParams {
   user_name: string;
@@ -173,10 +184,16 @@ export function failedSignInsMail(to: string, signInUrl: string): MailMessage {
   };
 }
 
+/** "Sam's " when the mail greets a parent about their athlete, "" when it greets the athlete. */
+function whose(p: { firstName: string | null; athleteName?: string | null }): string {
+  return p.athleteName && p.athleteName !== p.firstName ? `${p.athleteName}'s ` : '';
+}
+
 /** The buyer's receipt, sent once an order is paid (or free with a 100% promo code). */
 export function receiptMail(p: {
   to: string;
   firstName: string | null;
+  athleteName?: string | null;
   event: string | null;
   order: { id: string; amount: number; discountCents: number; promoCode: string | null; stripePaymentId: string | null; completedAt: Date | null; provider: string };
   dashboardUrl: string;
@@ -198,7 +215,7 @@ export function receiptMail(p: {
   ];
   const lines = [
     `Hi ${p.firstName || 'there'},`,
-    'Thank you for your order. Your highlight reel order is confirmed.',
+    `Thank you for your order. ${whose(p) ? `Your order of ${whose(p)}highlight reel` : 'Your highlight reel order'} is confirmed.`,
     summary.join('\n'),
     p.reelRendered
       ? 'Your reel is unlocked on your dashboard: you can watch and download it now.'
@@ -215,16 +232,16 @@ export function receiptMail(p: {
 }
 
 /** The family's reel is rendered and paid for: it is on their dashboard now. */
-export function reelDeliveredMail(p: { to: string; firstName: string | null; event: string | null; stills: number; dashboardUrl: string }): MailMessage {
+export function reelDeliveredMail(p: { to: string; firstName: string | null; athleteName?: string | null; event: string | null; stills: number; dashboardUrl: string }): MailMessage {
   const lines = [
     `Hi ${p.firstName || 'there'},`,
-    `Your highlight reel${p.event ? ` from ${p.event}` : ''} is ready: the full reel, a vertical cut for social media${p.stills ? ` and ${p.stills} photo ${p.stills === 1 ? 'still' : 'stills'}` : ''}.`,
+    `${whose(p) ? `${whose(p)}highlight reel` : 'Your highlight reel'}${p.event ? ` from ${p.event}` : ''} is ready: the full reel, a vertical cut for social media${p.stills ? ` and ${p.stills} photo ${p.stills === 1 ? 'still' : 'stills'}` : ''}.`,
     'Watch and download them on your dashboard.',
   ];
   return {
     to: p.to,
     replyTo: FAMILY_REPLY_TO,
-    subject: 'Your highlight reel is ready',
+    subject: `${whose(p) ? `${whose(p)}highlight reel` : 'Your highlight reel'} is ready`,
     text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
     html: layout('Your highlight reel is ready', lines, { label: 'Watch your reel', url: p.dashboardUrl }),
   };
@@ -234,10 +251,10 @@ export function reelDeliveredMail(p: { to: string; firstName: string | null; eve
  * To the family, when their request arrives: what they asked for, what happens next and what it
  * will cost, before they are asked to pay anything.
  */
-export function requestReceivedMail(p: { to: string; firstName: string | null; event: string; games: string[]; dashboardUrl: string }): MailMessage {
+export function requestReceivedMail(p: { to: string; firstName: string | null; athleteName?: string | null; event: string; games: string[]; dashboardUrl: string }): MailMessage {
   const lines = [
     `Hi ${p.firstName || 'there'},`,
-    `We have your request for a highlight reel from ${p.event}${p.games.length ? ` (${p.games.join(', ')})` : ''}.`,
+    `We have your request for ${whose(p) ? `${whose(p)}highlight reel` : 'a highlight reel'} from ${p.event}${p.games.length ? ` (${p.games.join(', ')})` : ''}.`,
     'What happens next: our team looks at it and we e-mail you as soon as your reel is ready to purchase. You pay nothing before then.',
     PRICES.mail,
   ];

@@ -7,7 +7,8 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
-import { highlightRequests, orders, paymentEvents, reelRenders, userProfiles, userStills, userVideos } from '../db/schema';
+import { highlightRequests, orders, paymentEvents, reelRenders, userStills, userVideos } from '../db/schema';
+import { addresseeOf } from '../family/members';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { receiptMail } from '../mail/templates';
@@ -136,23 +137,22 @@ export async function queueReceipt(deps: Pick<AppDeps, 'db' | 'mailer' | 'config
   const [row] = await deps.db
     .select({
       order: orders,
-      email: userProfiles.email,
-      firstName: userProfiles.firstName,
       event: highlightRequests.event,
     })
     .from(orders)
-    .leftJoin(userProfiles, eq(userProfiles.id, orders.userId))
     .leftJoin(highlightRequests, eq(highlightRequests.id, orders.requestId))
     .where(eq(orders.id, orderId));
-  if (!row || row.order.status !== 'completed' || row.order.receiptQueuedAt || !row.email) return;
+  const addressee = row?.order.userId ? await addresseeOf(deps.db, row.order.userId) : null;
+  if (!row || row.order.status !== 'completed' || row.order.receiptQueuedAt || !addressee) return;
   // A reel already rendered unlocks with the payment: no "7-10 business days" for it.
   const [rendered] = row.order.requestId
     ? await deps.db.select({ id: reelRenders.id }).from(reelRenders).where(and(eq(reelRenders.requestId, row.order.requestId), eq(reelRenders.state, 'ready'))).limit(1)
     : [];
   await deps.mailer.send(
     receiptMail({
-      to: row.email,
-      firstName: row.firstName,
+      to: addressee.email,
+      firstName: addressee.greeting,
+      athleteName: addressee.athleteName,
       event: row.event,
       order: row.order,
       dashboardUrl: `${deps.config.baseUrl}/dashboard`,

@@ -53,7 +53,12 @@ export async function finishAthleteProfile(deps: ProfileDeps, userId: string, in
   if (isAthleteProfileComplete(before)) return 'complete';
   const [row] = await deps.db
     .update(userProfiles)
-    .set({ dateOfBirth: input.birthday, guardianConsentAt: input.guardianConsent ? new Date() : null, updatedAt: new Date() })
+    .set({
+      dateOfBirth: input.birthday,
+      guardianConsentAt: input.guardianConsent ? new Date() : null,
+      ...(input.parentName && ageOn(input.birthday) < ADULT_AGE && !before.holderName ? { holderName: input.parentName } : {}),
+      updatedAt: new Date(),
+    })
     .where(eq(userProfiles.id, userId))
     .returning();
   if (row) await deps.bus.publish({ topic: 'user_profiles', userId, action: 'update', id: userId });

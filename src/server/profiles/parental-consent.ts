@@ -11,6 +11,7 @@ import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { parentalConsentMail } from '../mail/templates';
 import { setFaceMatchingConsent } from '../faces/references';
+import { holderOf } from '../family/members';
 
 type Deps = Pick<AppDeps, 'db' | 'mailer' | 'config' | 'bus'>;
 type WithdrawDeps = Pick<AppDeps, 'db' | 'storage' | 'faces' | 'bus'>;
@@ -41,7 +42,8 @@ export async function confirmPendingParentalConsent(deps: Deps, userId: string):
 
 /** Marks the consent given, from the account's (confirmed) address, and sends the mail that confirms it, once. */
 async function record(deps: Deps, userId: string, consentId: string): Promise<void> {
-  const [account] = await deps.db.select({ email: user.email, verified: user.emailVerified }).from(user).where(eq(user.id, userId));
+  // The family's confirmed address: the holder's, for an athlete the holder added.
+  const [account] = await deps.db.select({ email: user.email, verified: user.emailVerified }).from(user).where(eq(user.id, await holderOf(deps.db, userId)));
   if (!account?.verified) return;
   const givenAt = new Date();
   const [given] = await deps.db.transaction(async (tx) => {

@@ -13,6 +13,7 @@ import { REEL_FORMAT } from '../../common/reel-format';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
+import { addresseeOf } from '../family/members';
 import { faceDetections, footage, highlightRequests, orders, reelRenders, userProfiles, userStills, userVideos, type RenderClip } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { jobIdFor, type JobHandler } from '../jobs/queue';
@@ -116,11 +117,11 @@ export async function deliverIfReady(deps: Pick<AppDeps, 'db' | 'bus' | 'mailer'
     .returning();
   if (!moved) return false;
   await deps.bus.publish({ topic: 'highlight_requests', userId: request.userId, action: 'update', id: requestId });
-  const [profile] = await db.select({ email: userProfiles.email, firstName: userProfiles.firstName }).from(userProfiles).where(eq(userProfiles.id, request.userId));
+  const addressee = await addresseeOf(db, request.userId);
   const [{ stills } = { stills: 0 }] = await db.select({ stills: sql<number>`count(*)::int` }).from(userStills).where(eq(userStills.requestId, requestId));
-  if (profile?.email) {
+  if (addressee) {
     await deps.mailer.send(
-      reelDeliveredMail({ to: profile.email, firstName: profile.firstName, event: request.event, stills, dashboardUrl: `${deps.config.baseUrl}/dashboard` }),
+      reelDeliveredMail({ to: addressee.email, firstName: addressee.greeting, athleteName: addressee.athleteName, event: request.event, stills, dashboardUrl: `${deps.config.baseUrl}/dashboard` }),
       { id: jobIdFor(`reel-delivered:${requestId}`) },
     );
   }

@@ -7,6 +7,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { highlightRequests, userProfiles } from '../db/schema';
+import { addresseeOf } from '../family/members';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { handPickMail, nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
@@ -126,13 +127,13 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
   if (!facts) return false;
   const fromFootage = facts.fromFootage;
   if (fromFootage && !facts.previewKey) return false;
-  const [profile] = await db.select({ email: userProfiles.email, firstName: userProfiles.firstName }).from(userProfiles).where(eq(userProfiles.id, request.userId));
-  if (!profile?.email) return false;
+  const addressee = await addresseeOf(db, request.userId);
+  if (!addressee) return false;
   await deps.mailer.send(
     readyToPurchaseMail({
-      to: profile.email,
-      firstName: profile.firstName,
-      athleteName: profile.firstName,
+      to: addressee.email,
+      firstName: addressee.greeting,
+      athleteName: addressee.athleteName,
       event: request.event,
       preview: fromFootage,
       dashboardUrl: `${deps.config.baseUrl}/dashboard${fromFootage ? '#reel-preview' : ''}`,

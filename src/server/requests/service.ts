@@ -8,6 +8,7 @@ import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { isUniqueViolation, isUuid } from '../db/errors';
 import { highlightRequests, orders, userProfiles } from '../db/schema';
+import { addresseeOf } from '../family/members';
 import { listActiveEvents } from '../events/routes';
 import type { Mailer } from '../mail/mailer';
 import { highlightRequestMail, requestReceivedMail } from '../mail/templates';
@@ -100,10 +101,11 @@ export async function createRequest(
     // The request is stored and shows in the admin list; the mail is only a heads-up.
     console.error('[requests] team notification failed for', row.id, (error as Error).message);
   }
-  if (profile?.email) {
+  const addressee = await addresseeOf(deps.db, userId);
+  if (addressee) {
     try {
       await deps.mailer.send(
-        requestReceivedMail({ to: profile.email, firstName: profile.firstName, event: row.event, games: row.games, dashboardUrl: `${deps.config.baseUrl}/dashboard` }),
+        requestReceivedMail({ to: addressee.email, firstName: addressee.greeting, athleteName: addressee.athleteName, event: row.event, games: row.games, dashboardUrl: `${deps.config.baseUrl}/dashboard` }),
         { id: jobIdFor(`request-received:${row.id}`) },
       );
     } catch (error) {

@@ -1,0 +1,66 @@
+// /api/family: the family's athletes, which one the dashboard is on, adding one and removing one.
+// Who: the signed-in account, on its own family only; an admin viewing the site as the family may
+// switch between its athletes but not add or remove one (the family's own act).
+import { Hono } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { FAMILY } from '../../common/family-messages';
+import { addAthleteSchema, closeAccountSchema, firstIssue } from '../../common/schemas';
+import { eraseAccount, passwordIsRight } from '../accounts/erasure';
+import { refuseWhileImpersonating, requireUser, type ViewerEnv } from '../auth/session';
+import type { AppDeps } from '../deps';
+import { apiError, tooManyRequests } from '../http/errors';
+import { RATE_RULES } from '../http/rate-limit';
+import { addAthlete, FamilyRefused } from './athletes';
+import { ATHLETE_COOKIE, familyAthletes } from './members';
+
+export function familyRoutes(deps: AppDeps) {
+  const { auth, db, limiter, config } = deps;
+  const secure = config.baseUrl.startsWith('https://');
+  const choose = (c: Parameters<typeof setCookie>[0], athleteId: string) =>
+    setCookie(c, ATHLETE_COOKIE, athleteId, { path: '/', httpOnly: true, sameSite: 'Lax', secure, maxAge: 400 * 24 * 3600 });
+
+  return new Hono<ViewerEnv>()
+    .use(requireUser(auth, db))
+    .get('/', async (c) => {
+      c.header('Cache-Control', 'no-store');
+      const { viewer } = c.var;
+      return c.json({ athletes: await familyAthletes(db, viewer.accountId), activeId: viewer.userId });
+    })
+    .put('/active', async (c) => {
+      const body = (await c.req.json().catch(() => null)) as { athleteId?: unknown } | null;
+      const athleteId = typeof body?.athleteId === 'string' ? body.athleteId : '';
+      const athletes = await familyAthletes(db, c.var.viewer.accountId);
+      if (!athletes.some((a) => a.id === athleteId)) return apiError(c, 404, 'NOT_FOUND', FAMILY.notYourAthlete);
+      choose(c, athleteId);
+      return c.json({ activeId: athleteId });
+    })
+    .post('/athletes', refuseWhileImpersonating(FAMILY.familyOnly), async (c) => {
+      const parsed = addAthleteSchema.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+      try {
+        const added = await addAthlete(deps, c.var.viewer.accountId, parsed.data);
+        choose(c, added.id);
+        return c.json({ athlete: added, activeId: added.id }, 201);
+      } catch (error) {
+        if (error instanceof FamilyRefused) return apiError(c, 409, error.code, error.message);
+        throw error;
+      }
+    })
+    // Erasing one added athlete: the holder's password, like closing the account (erasure.ts).
+    .delete('/athletes/:id', refuseWhileImpersonating(FAMILY.familyOnly), async (c) => {
+      const { viewer } = c.var;
+      const athleteId = c.req.param('id');
+      const athlete = (await familyAthletes(db, viewer.accountId)).find((a) => a.id === athleteId);
+      if (!athlete) return apiError(c, 404, 'NOT_FOUND', FAMILY.notYourAthlete);
+      if (athlete.own) return apiError(c, 409, 'OWN_PROFILE', FAMILY.ownProfile);
+      const parsed = closeAccountSchema.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
+      const limit = await limiter.check([[RATE_RULES.closeAccountPerAccount, viewer.accountId]]);
+      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
+      if (!(await passwordIsRight(auth, viewer.accountId, parsed.data.password))) return apiError(c, 400, 'INVALID_PASSWORD', FAMILY.wrongPassword);
+      await eraseAccount(deps, athleteId, { kind: 'self' });
+      // Back to the account's own profile.
+      choose(c, viewer.accountId);
+      return c.json({ erased: true, activeId: viewer.accountId });
+    });
+}
