@@ -280,7 +280,7 @@ export const FINISH_PROFILE = {
 export const CLOSE_ACCOUNT = {
   link: 'Close account',
   title: 'Close your account?',
-  body: "Closing the account erases it at once: your profile, the athlete's headshot, photos and face data, your requests, videos, stills and previews. Download anything you want to keep first. Records of payments are kept without your name or address, as accounting law requires.",
+  body: "Closing the account erases it at once, with every athlete on it: their profiles, headshots, photos and face data, requests, videos, stills and previews. Download anything you want to keep first. Records of payments are kept without your name or address, as accounting law requires.",
   understand: 'I understand this cannot be undone',
   passwordLabel: 'Your password',
   confirm: 'Close and erase my account',

@@ -127,7 +127,7 @@ describe('a family with two athletes (issue 34, item 1)', () => {
     const refusedSwitch = await app.fetch('/api/family/active', { method: 'PUT', cookie: other.cookie, json: { athleteId: lilyId } });
     expect(refusedSwitch.status).toBe(404);
     expect(await jsonOf(refusedSwitch)).toEqual({ code: 'NOT_FOUND', message: FAMILY.notYourAthlete });
-    const refusedErase = await app.fetch(`/api/family/athletes/${lilyId}`, { method: 'DELETE', cookie: other.cookie, json: { password: other.password, understood: true } });
+    const refusedErase = await app.fetch(`/api/family/athletes/${lilyId}/erase`, { method: 'POST', cookie: other.cookie, json: { password: other.password, understood: true } });
     expect(refusedErase.status).toBe(404);
     expect(await requestRows(lilyId)).toEqual([]);
     // A visitor.
@@ -181,21 +181,21 @@ describe('a family with two athletes (issue 34, item 1)', () => {
     const add = await app.fetch('/api/family/athletes', { method: 'POST', cookie: viewing, json: { ...lily, firstName: 'Sneaky' } });
     expect(add.status).toBe(403);
     expect((await jsonOf(add)).message).toBe(FAMILY.familyOnly);
-    const remove = await app.fetch(`/api/family/athletes/${lilyId}`, { method: 'DELETE', cookie: viewing, json: { password: parent.password, understood: true } });
+    const remove = await app.fetch(`/api/family/athletes/${lilyId}/erase`, { method: 'POST', cookie: viewing, json: { password: parent.password, understood: true } });
     expect(remove.status).toBe(403);
     expect(await addedTo(parent.userId)).toHaveLength(1);
   });
 
   it('removing Lily erases her alone, with the parent’s password; the account’s own profile cannot be removed this way', async () => {
-    const own = await app.fetch(`/api/family/athletes/${parent.userId}`, { method: 'DELETE', cookie: parent.cookie, json: { password: parent.password, understood: true } });
+    const own = await app.fetch(`/api/family/athletes/${parent.userId}/erase`, { method: 'POST', cookie: parent.cookie, json: { password: parent.password, understood: true } });
     expect(own.status).toBe(409);
     expect(await jsonOf(own)).toEqual({ code: 'OWN_PROFILE', message: FAMILY.ownProfile });
-    const wrong = await app.fetch(`/api/family/athletes/${lilyId}`, { method: 'DELETE', cookie: parent.cookie, json: { password: 'not-it-123', understood: true } });
+    const wrong = await app.fetch(`/api/family/athletes/${lilyId}/erase`, { method: 'POST', cookie: parent.cookie, json: { password: 'not-it-123', understood: true } });
     expect(wrong.status).toBe(400);
     expect(await jsonOf(wrong)).toEqual({ code: 'INVALID_PASSWORD', message: FAMILY.wrongPassword });
     expect(await addedTo(parent.userId)).toHaveLength(1);
 
-    const removed = await app.fetch(`/api/family/athletes/${lilyId}`, { method: 'DELETE', cookie: parent.cookie, json: { password: parent.password, understood: true } });
+    const removed = await app.fetch(`/api/family/athletes/${lilyId}/erase`, { method: 'POST', cookie: parent.cookie, json: { password: parent.password, understood: true } });
     expect(removed.status).toBe(200);
     expect(await addedTo(parent.userId)).toEqual([]);
     expect(await requestRows(lilyId)).toEqual([]);

@@ -47,7 +47,7 @@ export function familyRoutes(deps: AppDeps) {
       }
     })
     // Erasing one added athlete: the holder's password, like closing the account (erasure.ts).
-    .delete('/athletes/:id', refuseWhileImpersonating(FAMILY.familyOnly), async (c) => {
+    .post('/athletes/:id/erase', refuseWhileImpersonating(FAMILY.familyOnly), async (c) => {
       const { viewer } = c.var;
       const athleteId = c.req.param('id');
       const athlete = (await familyAthletes(db, viewer.accountId)).find((a) => a.id === athleteId);

@@ -14,6 +14,7 @@ import { CloseAccount } from '../features/profile/close-account';
 import { ProfileHeader } from '../features/profile/profile-header';
 import { TutorialOverlay, tutorialSteps } from '../features/profile/tutorial-overlay';
 import { FaceMatchingCard } from '../features/profile/face-matching';
+import { AthleteSwitcher } from '../features/family/athlete-switcher';
 import { FinishProfileCard } from '../features/profile/finish-profile';
 import { useLiveUpdates } from '../features/realtime/use-live-updates';
 import { PurchaseReel } from '../features/requests/purchase-dialog';
@@ -100,6 +101,10 @@ function Dashboard() {
   const showTutorial = !p.avatarUrl && !p.tutorialCompleted && !impersonating;
   return (
     <>
+      {/* Which of the family's athletes this dashboard is: above their header, on every width. */}
+      <div className="mx-auto max-w-7xl px-4 pt-4 md:px-8">
+        <AthleteSwitcher familyOnly={impersonating} />
+      </div>
       <ProfileHeader profile={p} />
       <main className="mx-auto max-w-7xl px-4 pb-16 pt-8 md:px-8" data-live={live ? 'connected' : 'offline'}>
         {order && <OrderSummary order={order} />}

@@ -1,0 +1,123 @@
+// A family with two athletes (issue 34, item 1; decision 0036), in a real browser on `npm start`:
+// a parent on a phone adds a 10-year-old with the parent's consent, lands on her dashboard (which
+// asks for her photo first), switches back to the older athlete and to her again, then removes her
+// with the password. Screenshots at 390 and 1280px; the switcher and the dialog through the
+// accessibility gate.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { FAMILY } from '../../src/common/family-messages';
+import { PARENTAL_CONSENT } from '../../src/common/parental-consent-messages';
+import { CLOSE_ACCOUNT } from '../../src/common/dashboard-messages';
+import { userProfiles } from '../../src/server/db/schema';
+import { expectAccessible } from './a11y';
+import { launchBrowser, mailLink, newPage, shot, startSeededProduct, type Product } from './support';
+
+let product: Product;
+let browser: Browser;
+let link: string;
+let email: string;
+
+/** YYYY-MM-DD of someone who turned `years` half a year ago. */
+function birthdayAtAge(years: number): string {
+  const d = new Date();
+  d.setUTCFullYear(d.getUTCFullYear() - years);
+  d.setUTCMonth(d.getUTCMonth() - 6);
+  return d.toISOString().slice(0, 10);
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const started = await startSeededProduct('Jordan Reyes', async ({ db, userId }) => {
+    await db
+      .update(userProfiles)
+      .set({ dateOfBirth: birthdayAtAge(15), guardianConsentAt: new Date(), holderName: 'Maria Reyes', teamName: 'U16 Rockets', jerseyNumber: 11 })
+      .where(eq(userProfiles.id, userId));
+  });
+  ({ product, link, email } = started);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+const switcher = (page: Page) => page.getByRole('navigation', { name: FAMILY.switcherLabel });
+
+/** The first-visit tutorial a new athlete's dashboard opens with, walked to its end. */
+async function finishTutorial(page: Page) {
+  const tutorial = page.getByTestId('tutorial');
+  await tutorial.waitFor();
+  const done = tutorial.getByRole('button', { name: 'Done' });
+  for (let i = 0; i < 8 && !(await done.isVisible()); i++) await tutorial.getByRole('button', { name: 'Next' }).click();
+  await done.click();
+  await tutorial.waitFor({ state: 'detached' });
+}
+
+it('a parent adds a 10-year-old on a phone, switches between the athletes, and removes her', async () => {
+  const { page, errors } = await newPage(browser, 390);
+  await page.goto(link);
+  await page.waitForURL('**/dashboard');
+  const nav = switcher(page);
+  await expect.poll(() => nav.getByRole('button', { name: 'Jordan' }).getAttribute('aria-pressed')).toBe('true');
+  await shot(page, 'family-01-one-athlete-390');
+
+  await nav.getByRole('button', { name: FAMILY.add }).click();
+  const dialog = page.getByRole('dialog', { name: FAMILY.addTitle });
+  await dialog.getByLabel('First Name').fill('Lily');
+  await dialog.getByLabel('Last Name').fill('Reyes');
+  await dialog.getByLabel('Birthday').fill(birthdayAtAge(10));
+  await dialog.getByLabel('Team Name').fill('U10 Comets');
+  await dialog.getByLabel(/Jersey Number/).fill('7');
+  // Under 13: no consent, no athlete; the message says what is missing.
+  await dialog.getByRole('button', { name: FAMILY.addSubmit }).click();
+  await dialog.getByRole('alert').first().waitFor();
+  await dialog.locator('input[name="guardianConsent"]').check();
+  await dialog.getByLabel(PARENTAL_CONSENT.parentName).fill('Maria Reyes');
+  await dialog.getByLabel(PARENTAL_CONSENT.label).check();
+  await expectAccessible(page, 'add athlete dialog (390)');
+  await shot(page, 'family-02-add-athlete-390');
+  await dialog.getByRole('button', { name: FAMILY.addSubmit }).click();
+
+  // Her dashboard: the switcher on Lily, her name on the profile, the tutorial asking for her photo.
+  await page.waitForURL('**/dashboard');
+  await expect.poll(() => switcher(page).getByRole('button', { name: 'Lily' }).getAttribute('aria-pressed')).toBe('true');
+  await shot(page, 'family-03-new-athlete-tutorial-390');
+  await finishTutorial(page);
+  await page.getByRole('heading', { name: /Lily/ }).first().waitFor();
+  await expectAccessible(page, 'dashboard with two athletes (390)');
+  await shot(page, 'family-04-lily-390');
+  // The consent mail went to the family's address, greeting the parent.
+  expect(await mailLink(product, email, 'Your consent for Lily')).toContain('/dashboard');
+
+  // The same family on a laptop.
+  const laptop = await newPage(browser, 1280);
+  await laptop.context.addCookies(await page.context().cookies());
+  await laptop.page.goto(`${product.url}/dashboard`);
+  await laptop.page.waitForURL('**/dashboard');
+  await switcher(laptop.page).getByRole('button', { name: 'Lily' }).waitFor();
+  await shot(laptop.page, 'family-05-switcher-1280');
+  await laptop.context.close();
+
+  // Back to Jordan, and to Lily again.
+  await switcher(page).getByRole('button', { name: 'Jordan' }).click();
+  await expect.poll(() => switcher(page).getByRole('button', { name: 'Jordan' }).getAttribute('aria-pressed')).toBe('true');
+  await page.getByRole('heading', { name: /Jordan/ }).first().waitFor();
+  await switcher(page).getByRole('button', { name: 'Lily' }).click();
+  await expect.poll(() => switcher(page).getByRole('button', { name: 'Lily' }).getAttribute('aria-pressed')).toBe('true');
+
+  // Removing her: the tick and the password.
+  await switcher(page).getByRole('button', { name: FAMILY.remove }).click();
+  const remove = page.getByRole('dialog', { name: FAMILY.removeTitle('Lily') });
+  await remove.getByLabel(CLOSE_ACCOUNT.understand).check();
+  await remove.getByLabel(CLOSE_ACCOUNT.passwordLabel).fill('wrong-password');
+  await remove.getByRole('button', { name: FAMILY.removeConfirm }).click();
+  await remove.getByText(FAMILY.wrongPassword).waitFor();
+  await shot(page, 'family-06-remove-390');
+  await remove.getByLabel(CLOSE_ACCOUNT.passwordLabel).fill('secret123');
+  await remove.getByRole('button', { name: FAMILY.removeConfirm }).click();
+  await page.waitForURL('**/dashboard');
+  await expect.poll(() => switcher(page).getByRole('button').allTextContents()).not.toContain('Lily');
+  await expect.poll(() => switcher(page).getByRole('button', { name: 'Jordan' }).getAttribute('aria-pressed')).toBe('true');
+  // The wrong password's 400 is the one the browser logs.
+  expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
+}, 240_000);
