@@ -84,6 +84,9 @@ export const ADMIN = {
     searchPlaceholder: 'Search by name, email, or phone...',
     filters: { submitted: 'Request Submitted', approved: 'Request Approved', delivered: 'Reels Delivered' },
     listTitle: 'ALL USERS',
+    /** A family of several athletes (decision 0036), on each of its athletes' cards. */
+    family: (holder: string, athletes: number) => `Family of ${holder} · ${athletes} athletes`,
+    showFamily: 'Show the family',
     listDescription: 'Browse, impersonate and manage user content.',
     emptySearch: 'No users match your search',
     empty: 'No users found',
@@ -105,6 +108,9 @@ export const ADMIN = {
       busy: 'Erasing...',
       done: { title: 'Account erased', description: 'Everything it held is deleted.' } satisfies ToastText,
       mismatch: 'The email address typed is not this account’s.',
+      /** A family of several athletes (decision 0036): what goes with this card. */
+      familyAthlete: 'Only this athlete is erased: the family’s account and its other athletes stay.',
+      familyHolder: (n: number) => `The family’s ${n - 1} other ${n - 1 === 1 ? 'athlete goes' : 'athletes go'} with it.`,
       refusedAdmin: 'An admin’s account cannot be erased here. Revoke the admin role first (npm run admin -- revoke <email>).',
       failed: { title: 'Could not erase the account', description: 'Something went wrong. Please try again.' } satisfies ToastText,
     },

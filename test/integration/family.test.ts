@@ -172,6 +172,22 @@ describe('a family with two athletes (issue 34, item 1)', () => {
     expect((await listed(parent.cookie)).some((r) => r.id === request!.id)).toBe(false);
   });
 
+  it('the admin’s users list shows each athlete with its family; View as User on the added athlete opens the family on her', async () => {
+    const list = await jsonOf<{ users: Array<{ id: string; firstName: string; email: string; family: unknown }> }>(
+      await app.fetch(`/api/admin/users?q=${encodeURIComponent(parent.email)}`, { cookie: admin.cookie }),
+    );
+    const family = { holderId: parent.userId, holderName: 'Maria Reyes', athletes: 2 };
+    expect(list.users.map((u) => [u.firstName, u.email, u.family])).toEqual([
+      ['Jordan', parent.email.toLowerCase(), family],
+      ['Lily', parent.email.toLowerCase(), family],
+    ]);
+    const started = await app.fetch('/api/auth/impersonation/start', { method: 'POST', cookie: admin.cookie, json: { userId: lilyId } });
+    expect(started.status).toBe(200);
+    const viewing = cookiesFrom(started);
+    expect(await jsonOf(await app.fetch('/api/family', { cookie: viewing }))).toMatchObject({ activeId: lilyId, athletes: [{ id: parent.userId }, { id: lilyId }] });
+    await app.fetch('/api/auth/impersonation/stop', { method: 'POST', cookie: viewing });
+  });
+
   it('an admin viewing the site as the family sees both athletes and may switch, but not add or remove one', async () => {
     const started = await app.fetch('/api/auth/impersonation/start', { method: 'POST', cookie: admin.cookie, json: { userId: parent.userId } });
     expect(started.status).toBe(200);

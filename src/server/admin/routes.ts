@@ -17,7 +17,7 @@ import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { jsonText } from '../http/json-text';
 import { readForm, uploadLimit } from '../http/uploads';
-import { user } from '../db/schema';
+import { user, userProfiles } from '../db/schema';
 import { JOB_NAMES, type JobType } from '../jobs/definitions';
 import { listOrders } from '../orders/queries';
 import { createPromo, listPromos, newPromoSchema, PromoCodeTaken, setPromoActive } from '../payments/promo-codes';
@@ -79,7 +79,8 @@ export function adminRoutes(deps: AppDeps) {
         const userId = c.req.param('id');
         const body = (await c.req.json().catch(() => null)) as { confirmEmail?: unknown } | null;
         const typed = typeof body?.confirmEmail === 'string' ? body.confirmEmail.trim().toLowerCase() : '';
-        const [target] = await deps.db.select({ email: user.email }).from(user).where(eq(user.id, userId));
+        // The address the list shows: the family's, for an athlete the family added (decision 0036).
+        const [target] = await deps.db.select({ email: userProfiles.email }).from(userProfiles).where(eq(userProfiles.id, userId));
         if (!target) return apiError(c, 404, 'USER_NOT_FOUND', ADMIN.users.erase.failed.description, ADMIN.users.erase.failed.title);
         if (!typed || typed !== target.email.toLowerCase()) return apiError(c, 400, 'CONFIRMATION_MISMATCH', ADMIN.users.erase.mismatch, ADMIN.users.erase.failed.title);
         const outcome = await eraseAccount(deps, userId, { kind: 'admin', adminId: c.var.viewer.userId });

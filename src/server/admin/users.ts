@@ -78,6 +78,11 @@ export interface AdminUsersPage {
   users: Array<
     Pick<Profile, 'id' | 'firstName' | 'lastName' | 'email' | 'phone'> & {
       createdAt: string;
+      /**
+       * The family, when it holds more than this athlete (decision 0036): its holder's account id
+       * and name, and how many athletes it holds. Null for an account of one athlete.
+       */
+      family: { holderId: string; holderName: string; athletes: number } | null;
       requests: Array<
         Pick<Request, 'id' | 'status' | 'event' | 'games'> & {
           createdAt: string;
@@ -128,6 +133,20 @@ function videosJson(userId: SQLWrapper): SQL {
   );
 }
 
+/**
+ * The athlete's family as the list shows it, when it holds more than one athlete: the holder's
+ * name (the parent's own, or the account's athlete) and the number of athletes (user_profiles_family_idx).
+ */
+function familyJson(id: SQLWrapper, familyId: SQLWrapper): SQL {
+  return sql`(select json_build_object(
+      'holderId', h.id,
+      'holderName', coalesce(h.holder_name, trim(h.first_name || ' ' || h.last_name)),
+      'athletes', 1 + (select count(*) from user_profiles m where m.family_id = h.id))
+    from user_profiles h
+    where h.id = coalesce(${familyId}, ${id})
+      and (${familyId} is not null or exists (select 1 from user_profiles m where m.family_id = ${id})))`;
+}
+
 /** The list's order: the spec sorts by last name; first name and id keep it stable across pages. */
 const listOrder = () => [asc(sql`lower(${userProfiles.lastName})`), asc(sql`lower(${userProfiles.firstName})`), asc(userProfiles.id)];
 
@@ -155,6 +174,7 @@ function usersPage(db: Db, { chosen, videosBeside }: PageOptions) {
       lastName: userProfiles.lastName,
       email: userProfiles.email,
       phone: userProfiles.phone,
+      familyId: userProfiles.familyId,
       createdAt: userProfiles.createdAt,
       sortLast: sql`lower(${userProfiles.lastName})`.as('sort_last'),
       sortFirst: sql`lower(${userProfiles.firstName})`.as('sort_first'),
@@ -194,6 +214,7 @@ function usersPage(db: Db, { chosen, videosBeside }: PageOptions) {
           email: page.email,
           phone: page.phone,
           createdAt: isoText(page.createdAt),
+          family: familyJson(page.id, page.familyId),
           requests,
           ...(videosBeside ? {} : { videos: videosJson(page.id) }),
         })}::text`,

@@ -17,6 +17,7 @@ import { accountAtAddress, RATE_RULES } from '../http/rate-limit';
 import { CLIENT_IP_HEADER, trustedOrigins } from './auth';
 import { isKnownDevice, knownDeviceCookie } from './known-device';
 import { getViewer } from './session';
+import { athleteCookie, holderOf } from '../family/members';
 import { notifyOwnerOfFailedSignIns } from './sign-in-alerts';
 import { claimTotpCode, releaseTotpCode } from './two-factor';
 
@@ -121,7 +122,7 @@ function isSameSite(target: unknown, origins: string[]): boolean {
 }
 
 export function authRoutes(deps: AppDeps) {
-  const { auth, limiter, config } = deps;
+  const { auth, db, limiter, config } = deps;
   const origins = trustedOrigins(config);
   const secureCookies = config.baseUrl.startsWith('https://');
 
@@ -314,8 +315,15 @@ export function authRoutes(deps: AppDeps) {
         return verifyCode(c, path, 'totp', body.code as string);
       case 'POST /two-factor/verify-backup-code':
         return verifyCode(c, path, 'recovery', body.code as string);
-      case 'POST /impersonation/start':
-        return forward(c, path, { userId: typeof body.userId === 'string' ? body.userId : '' });
+      case 'POST /impersonation/start': {
+        // An athlete a family added is viewed as its family: the holder's session, on that athlete.
+        const athleteId = typeof body.userId === 'string' ? body.userId : '';
+        const res = await forward(c, path, { userId: athleteId ? await holderOf(db, athleteId) : '' });
+        if (res.status !== 200) return res;
+        const headers = new Headers(res.headers);
+        headers.append('Set-Cookie', athleteCookie(athleteId, secureCookies));
+        return new Response(res.body, { status: res.status, headers });
+      }
       default: // sign-out, impersonation/stop: nothing in the body is read
         return forward(c, path, {});
     }

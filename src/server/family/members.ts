@@ -11,6 +11,11 @@ import type { Viewer } from '../auth/session';
 /** The switcher's cookie: which of the family's athletes the dashboard is on. */
 export const ATHLETE_COOKIE = 'gat_athlete';
 
+/** The Set-Cookie value that puts the dashboard on this athlete (a year: the family's last choice stays). */
+export function athleteCookie(athleteId: string, secure: boolean): string {
+  return `${ATHLETE_COOKIE}=${athleteId}; Path=/; Max-Age=${365 * 24 * 3600}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
 /** Ids of the athletes the account added (not its own profile), oldest first. */
 export async function addedAthleteIds(db: Db, accountId: string): Promise<string[]> {
   const rows = await db.select({ id: userProfiles.id }).from(userProfiles).where(eq(userProfiles.familyId, accountId)).orderBy(asc(userProfiles.createdAt));

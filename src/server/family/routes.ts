@@ -1,8 +1,7 @@
 // /api/family: the family's athletes, which one the dashboard is on, adding one and removing one.
 // Who: the signed-in account, on its own family only; an admin viewing the site as the family may
 // switch between its athletes but not add or remove one (the family's own act).
-import { Hono } from 'hono';
-import { setCookie } from 'hono/cookie';
+import { Hono, type Context } from 'hono';
 import { FAMILY } from '../../common/family-messages';
 import { addAthleteSchema, closeAccountSchema, firstIssue } from '../../common/schemas';
 import { eraseAccount, passwordIsRight } from '../accounts/erasure';
@@ -11,13 +10,12 @@ import type { AppDeps } from '../deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { RATE_RULES } from '../http/rate-limit';
 import { addAthlete, FamilyRefused } from './athletes';
-import { ATHLETE_COOKIE, familyAthletes } from './members';
+import { athleteCookie, familyAthletes } from './members';
 
 export function familyRoutes(deps: AppDeps) {
   const { auth, db, limiter, config } = deps;
   const secure = config.baseUrl.startsWith('https://');
-  const choose = (c: Parameters<typeof setCookie>[0], athleteId: string) =>
-    setCookie(c, ATHLETE_COOKIE, athleteId, { path: '/', httpOnly: true, sameSite: 'Lax', secure, maxAge: 400 * 24 * 3600 });
+  const choose = (c: Context, athleteId: string) => c.header('Set-Cookie', athleteCookie(athleteId, secure), { append: true });
 
   return new Hono<ViewerEnv>()
     .use(requireUser(auth, db))

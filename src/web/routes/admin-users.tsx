@@ -151,7 +151,7 @@ export default function AdminUsersPage() {
       </section>
       <StillsDialog user={stillsFor && { id: stillsFor.id, name: displayName(stillsFor) }} onClose={() => setStillsFor(null)} />
       <VideoUploadDialog user={videoFor && { id: videoFor.id, name: displayName(videoFor), requests: videoFor.requests }} onClose={() => setVideoFor(null)} />
-      <EraseAccountDialog user={eraseFor && { id: eraseFor.id, name: displayName(eraseFor), email: eraseFor.email ?? '' }} onClose={() => setEraseFor(null)} />
+      <EraseAccountDialog user={eraseFor && { id: eraseFor.id, name: displayName(eraseFor), email: eraseFor.email ?? '', family: eraseFor.family }} onClose={() => setEraseFor(null)} />
     </>
   );
 }

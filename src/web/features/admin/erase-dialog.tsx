@@ -8,7 +8,13 @@ import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';
 import { Field, Input } from '../../ui/form-controls';
 import { useEraseAccount } from './api';
 
-export function EraseAccountDialog({ user, onClose }: { user: { id: string; name: string; email: string } | null; onClose(): void }) {
+export function EraseAccountDialog({
+  user,
+  onClose,
+}: {
+  user: { id: string; name: string; email: string; family: { holderId: string; athletes: number } | null } | null;
+  onClose(): void;
+}) {
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | null>(null);
   const erase = useEraseAccount();
@@ -43,6 +49,11 @@ export function EraseAccountDialog({ user, onClose }: { user: { id: string; name
             <p className="text-sm text-neutral-200">
               {user.name} · <span className="font-mono">{user.email}</span>
             </p>
+            {user.family && (
+              <p className="text-sm font-semibold text-amber-300">
+                {user.family.holderId === user.id ? text.familyHolder(user.family.athletes) : text.familyAthlete}
+              </p>
+            )}
             <Field label={text.confirmLabel} error={error ?? undefined}>
               <Input type="email" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} />
             </Field>

@@ -1,6 +1,6 @@
 // One user on the admin users page: who they are (with the spec's fallbacks), what can be done
 // for them, and their videos.
-import { Eye, Film, Images, ScanFace, Trash2 } from 'lucide-react';
+import { Eye, Film, Images, ScanFace, Trash2, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { ADMIN, IMPERSONATION, REVIEW } from '../../../common/admin-messages';
 import { Button } from '../../ui/button';
@@ -28,6 +28,17 @@ export function UserCard({ user, actions }: { user: AdminUser; actions: UserCard
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
         <div className="min-w-0">
           <h3 className="text-lg font-bold text-white">{displayName(user)}</h3>
+          {user.family && (
+            <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-sm text-amber-300" data-testid="family-line">
+              <Users className="h-4 w-4" aria-hidden="true" />
+              {ADMIN.users.family(user.family.holderName, user.family.athletes)}
+              {user.email && (
+                <Link className="text-neutral-300 underline underline-offset-2 hover:text-white" to={`/admin/users?q=${encodeURIComponent(user.email)}`}>
+                  {ADMIN.users.showFamily}
+                </Link>
+              )}
+            </p>
+          )}
           <dl className="mt-1 grid gap-x-6 gap-y-0.5 text-sm text-neutral-300 sm:grid-cols-2">
             <div className="flex gap-1.5">
               <dt className="sr-only">Email</dt>
