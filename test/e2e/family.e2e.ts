@@ -1,7 +1,8 @@
 // A family with two athletes (issue 34, item 1; decision 0036), in a real browser on `npm start`:
 // a parent on a phone adds a 10-year-old with the parent's consent, lands on her dashboard (which
 // asks for her photo first), switches back to the older athlete and to her again, then removes her
-// with the password. Screenshots at 390 and 1280px; the switcher and the dialog through the
+// with the password; the admin sees the family in the users list and views the site as it.
+// Screenshots at 390 and 1280px; the switcher and the dialog through the
 // accessibility gate.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,9 +10,10 @@ import type { Browser, Page } from 'playwright-core';
 import { FAMILY } from '../../src/common/family-messages';
 import { PARENTAL_CONSENT } from '../../src/common/parental-consent-messages';
 import { CLOSE_ACCOUNT } from '../../src/common/dashboard-messages';
+import { ADMIN, IMPERSONATION } from '../../src/common/admin-messages';
 import { userProfiles } from '../../src/server/db/schema';
 import { expectAccessible } from './a11y';
-import { launchBrowser, mailLink, newPage, shot, startSeededProduct, type Product } from './support';
+import { grantAdmin, launchBrowser, mailLink, newPage, shot, signUpByApi, startSeededProduct, type Product } from './support';
 
 let product: Product;
 let browser: Browser;
@@ -53,8 +55,11 @@ async function finishTutorial(page: Page) {
   await tutorial.waitFor({ state: 'detached' });
 }
 
-it('a parent adds a 10-year-old on a phone, switches between the athletes, and removes her', async () => {
-  const { page, errors } = await newPage(browser, 390);
+let phone: Awaited<ReturnType<typeof newPage>>;
+
+it('a parent adds a 10-year-old on a phone and switches between the athletes', async () => {
+  phone = await newPage(browser, 390);
+  const { page, errors } = phone;
   await page.goto(link);
   await page.waitForURL('**/dashboard');
   const nav = switcher(page);
@@ -104,7 +109,37 @@ it('a parent adds a 10-year-old on a phone, switches between the athletes, and r
   await page.getByRole('heading', { name: /Jordan/ }).first().waitFor();
   await switcher(page).getByRole('button', { name: 'Lily' }).click();
   await expect.poll(() => switcher(page).getByRole('button', { name: 'Lily' }).getAttribute('aria-pressed')).toBe('true');
+  expect(errors).toEqual([]);
+}, 240_000);
 
+it('the admin sees the family on each athlete’s card, and View as User on Lily opens the family on her', async () => {
+  const admin = await signUpByApi(product, 'Ada Family');
+  const first = await newPage(browser, 1280);
+  await first.page.goto(admin.link);
+  await first.page.waitForURL('**/dashboard');
+  await grantAdmin(product, admin.email, { page: first.page, password: 'secret123' });
+  const adminPage = first.page;
+  await adminPage.goto(`${product.url}/admin/users?q=${encodeURIComponent(email)}`);
+  const lines = adminPage.getByTestId('family-line');
+  await expect.poll(() => lines.allTextContents()).toEqual([
+    expect.stringContaining(ADMIN.users.family('Maria Reyes', 2)),
+    expect.stringContaining(ADMIN.users.family('Maria Reyes', 2)),
+  ]);
+  await expectAccessible(adminPage, 'admin users list with a family');
+  await shot(adminPage, 'family-07-admin-users-1280');
+  const lily = adminPage.getByTestId('user-card').filter({ hasText: 'Lily Reyes' });
+  await lily.getByRole('button', { name: IMPERSONATION.viewAsUser }).click();
+  await adminPage.waitForURL('**/dashboard');
+  await expect.poll(() => switcher(adminPage).getByRole('button', { name: 'Lily' }).getAttribute('aria-pressed')).toBe('true');
+  // Viewing as the family: switching, but no adding or removing.
+  expect(await switcher(adminPage).getByRole('button', { name: FAMILY.add }).count()).toBe(0);
+  await shot(adminPage, 'family-08-view-as-1280');
+  expect(first.errors).toEqual([]);
+  await first.context.close();
+}, 240_000);
+
+it('the parent removes Lily with the password', async () => {
+  const { page, errors } = phone;
   // Removing her: the tick and the password.
   await switcher(page).getByRole('button', { name: FAMILY.remove }).click();
   const remove = page.getByRole('dialog', { name: FAMILY.removeTitle('Lily') });
