@@ -8,8 +8,6 @@ export const FAMILY = {
   addIntro: 'A brother, a sister, a teammate you look after: each athlete has their own profile, photos, requests and reels. Mails about all of them come to you.',
   addSubmit: 'Add athlete',
   added: (name: string) => ({ title: 'Athlete added', description: `${name} is on your account. Add a clear photo of ${name}'s face next.` }),
-  holderName: 'Your full name (parent or guardian)',
-  holderNameHint: 'We greet you by it in our mails.',
   switched: (name: string) => `Now showing ${name}`,
   remove: 'Remove this athlete',
   removeTitle: (name: string) => `Remove ${name}?`,

@@ -9,6 +9,8 @@
 export const PARENTAL_CONSENT = {
   title: 'Consent for an athlete under 13',
   parentName: "Parent or guardian's full name",
+  /** 13 to 17: the parent's own name, optional, so the mails greet them (decision 0036). */
+  holderHint: 'We greet you by it in our emails.',
   notice:
     "Because this athlete is under 13, we need a parent's or legal guardian's consent. We collect the athlete's name, birthday, team, jersey number and the photos you add and, only if you turn face matching on, compare the athlete's face with the game footage of the events you request. We use this only to make the athlete's highlight reels and photos; we never sell it or show it to anyone but you (and relatives you send a share link to). You can see, change or delete it, or withdraw this consent, at any time from the dashboard or by writing to us; withdrawing deletes the athlete's face data.",
   label: "I am this athlete's parent or legal guardian and I give my consent as described above.",

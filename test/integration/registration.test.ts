@@ -348,6 +348,20 @@ describe('minimum age and guardian agreement (issue 6, threat 3: children under 
     await eventually(async () => (await app.db.select().from(parentalConsents).where(eq(parentalConsents.userId, account!.id)))[0]!.confirmationMailedAt);
   });
 
+  it('a 15-year-old’s parent may give their own name: the account is theirs and the mails greet them (decision 0036)', async () => {
+    const values = fields({ birthday: yearsAgo(15), guardianConsent: 'true', parentName: 'Sam Guardian' });
+    expect((await register(values)).status).toBe(201);
+    const [account] = await usersWith(values.email!);
+    expect(await profileOf(account!.id)).toMatchObject({ firstName: 'Jordan', holderName: 'Sam Guardian', parentalConsentAt: null });
+    // No consent record: that is for athletes under 13 only.
+    expect(await app.db.select().from(parentalConsents).where(eq(parentalConsents.userId, account!.id))).toEqual([]);
+    // An adult athlete holds the account themself: no holder name, whatever was sent.
+    const adult = fields({ birthday: yearsAgo(19), parentName: 'Not Needed' });
+    expect((await register(adult)).status).toBe(201);
+    const [grown] = await usersWith(adult.email!);
+    expect((await profileOf(grown!.id))!.holderName).toBeNull();
+  });
+
   it('refuses an athlete of 13 to 17 without a parent or guardian agreeing, and creates nothing', async () => {
     for (const birthday of [yearsAgo(13), yearsAgo(15), yearsAgo(18, 1)]) {
       const values = fields({ birthday });

@@ -16,8 +16,7 @@ import { checkImageFile } from '../../lib/upload';
 import { useAction } from '../../lib/use-action';
 import { Button } from '../../ui/button';
 import { Field, Input, NativeSelect } from '../../ui/form-controls';
-import { GuardianAgreement } from '../../ui/guardian-agreement';
-import { ParentalConsent } from '../../ui/parental-consent';
+import { AgeConsents } from '../../ui/age-consents';
 import { ImageDropZone } from '../../ui/image-drop-zone';
 import { UsStateSelect } from '../../ui/us-state-select';
 import { useRegistrationEvents } from './registration-events';
@@ -195,8 +194,7 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
           {FACE_MATCHING.explanation}
         </p>
       </div>
-      {isMinor && <GuardianAgreement className="md:col-span-2" error={errors.guardianConsent} />}
-      {isChild && <ParentalConsent className="md:col-span-2" errors={errors} />}
+      <AgeConsents minor={isMinor} child={isChild} errors={errors} className="md:col-span-2" />
       <div className="flex flex-col gap-3 md:col-span-2">
         <p className="text-xs text-neutral-400">
           By registering you agree to our{' '}

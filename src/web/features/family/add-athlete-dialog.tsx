@@ -10,8 +10,7 @@ import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';
 import { Field, Input } from '../../ui/form-controls';
-import { GuardianAgreement } from '../../ui/guardian-agreement';
-import { ParentalConsent } from '../../ui/parental-consent';
+import { AgeConsents } from '../../ui/age-consents';
 import { addAthlete, showAthlete } from './api';
 
 const ageOf = (birthday: string) => (/^\d{4}-\d{2}-\d{2}$/.test(birthday) ? ageOn(birthday) : null);
@@ -55,16 +54,7 @@ export function AddAthleteDialog({ open, onOpenChange }: { open: boolean; onOpen
               <Input name="teamName" maxLength={100} />
             </Field>
           </div>
-          {minor && <GuardianAgreement error={errors.guardianConsent} />}
-          {child ? (
-            <ParentalConsent errors={errors} />
-          ) : (
-            minor && (
-              <Field label={FAMILY.holderName} hint={FAMILY.holderNameHint} optional error={errors.parentName} className="sm:max-w-md">
-                <Input name="parentName" autoComplete="name" maxLength={120} />
-              </Field>
-            )
-          )}
+          <AgeConsents minor={minor} child={child} errors={errors} />
           <DialogFooter className="flex-col-reverse sm:flex-row">
             <Button type="button" variant="outline" className="w-full sm:w-auto" onClick={() => onOpenChange(false)} disabled={busy}>
               Cancel

@@ -10,8 +10,7 @@ import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Card, CardTitle } from '../../ui/card';
 import { Field, Input } from '../../ui/form-controls';
-import { GuardianAgreement } from '../../ui/guardian-agreement';
-import { ParentalConsent } from '../../ui/parental-consent';
+import { AgeConsents } from '../../ui/age-consents';
 import { useFinishAthleteProfile } from './api';
 
 const isMinorOn = (birthday: string) => /^\d{4}-\d{2}-\d{2}$/.test(birthday) && ageOn(birthday) < ADULT_AGE;
@@ -43,8 +42,7 @@ export function FinishProfileCard() {
             setIsChild(isChildOn(e.target.value));
           }} />
         </Field>
-        {isMinor && <GuardianAgreement error={errors.guardianConsent} />}
-        {isChild && <ParentalConsent errors={errors} />}
+        <AgeConsents minor={isMinor} child={isChild} errors={errors} />
         <Button type="submit" className="sm:self-start sm:px-10" disabled={finish.isPending}>
           {finish.isPending ? FINISH_PROFILE.saving : FINISH_PROFILE.save}
         </Button>
