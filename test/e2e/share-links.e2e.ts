@@ -9,7 +9,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { SHARE, SHARED_PAGE } from '../../src/common/dashboard-messages';
-import { highlightRequests, orders, shareLinks, userProfiles, userStills, userVideos } from '../../src/server/db/schema';
+import { FAMILY } from '../../src/common/family-messages';
+import { highlightRequests, orders, shareLinks, user, userProfiles, userStills, userVideos } from '../../src/server/db/schema';
 import { expectAccessible } from './a11y';
 import { launchBrowser, newPage, shot, startSeededProduct, type Product } from './support';
 
@@ -21,7 +22,12 @@ const expiredToken = randomBytes(32).toString('hex');
 beforeAll(async () => {
   browser = await launchBrowser();
   const started = await startSeededProduct('Maya Brooks', async ({ db, storage, userId }) => {
-    await db.update(userProfiles).set({ firstName: 'Maya', lastName: 'Brooks' }).where(eq(userProfiles.id, userId));
+    await db.update(userProfiles).set({ firstName: 'Maya', lastName: 'Brooks', holderName: 'Dana Brooks' }).where(eq(userProfiles.id, userId));
+    // Her younger brother, added to the family (decision 0036): the dashboard's switcher shows both.
+    const eli = '66666666-6666-4666-8666-666666666666';
+    await db.insert(user).values({ id: eli, name: 'Eli Brooks', email: `athlete-${eli}@family.invalid`, emailVerified: true });
+    const [{ email } = { email: '' }] = await db.select({ email: userProfiles.email }).from(userProfiles).where(eq(userProfiles.id, userId));
+    await db.update(userProfiles).set({ familyId: userId, email, firstName: 'Eli', lastName: 'Brooks' }).where(eq(userProfiles.id, eli));
     const [request] = await db
       .insert(highlightRequests)
       .values({ userId, status: 'delivered', eventId: 'chicago-3v3-2024', event: 'Chicago 3v3 (Chicago, IL, Nov 9)', games: [] })
@@ -66,6 +72,8 @@ it('a family shares a delivered reel; a relative watches it signed out on a phon
   const { page, errors } = familyPage;
   const card = page.getByTestId('share-card');
   await card.waitFor();
+  await page.getByRole('navigation', { name: FAMILY.switcherLabel }).getByRole('button', { name: 'Eli' }).waitFor();
+  await shot(page, 'share-00-dashboard-390');
   // The expired link of the seed is listed as such.
   await card.getByTestId('share-link').filter({ hasText: /Expired on/ }).waitFor();
   await card.getByLabel(SHARE.validFor).selectOption('7');
