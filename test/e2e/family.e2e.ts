@@ -91,8 +91,9 @@ it('a parent adds a 10-year-old on a phone and switches between the athletes', a
   await page.getByRole('heading', { name: /Lily/ }).first().waitFor();
   await expectAccessible(page, 'dashboard with two athletes (390)');
   await shot(page, 'family-04-lily-390');
-  // The consent mail went to the family's address, greeting the parent.
-  expect(await mailLink(product, email, 'Your consent for Lily')).toContain('/dashboard');
+  // The consent mail went to the family's address; its link opens the dashboard on Lily.
+  const consentLink = await mailLink(product, email, 'Your consent for Lily');
+  expect(consentLink).toMatch(new RegExp(`^${product.url}/dashboard\\?athlete=[\\w-]+$`));
 
   // The same family on a laptop.
   const laptop = await newPage(browser, 1280);
@@ -103,10 +104,15 @@ it('a parent adds a 10-year-old on a phone and switches between the athletes', a
   await shot(laptop.page, 'family-05-switcher-1280');
   await laptop.context.close();
 
-  // Back to Jordan, and to Lily again.
+  // Back to Jordan; then the mail's link about Lily opens her dashboard, and the address bar forgets it.
   await switcher(page).getByRole('button', { name: 'Jordan' }).click();
   await expect.poll(() => switcher(page).getByRole('button', { name: 'Jordan' }).getAttribute('aria-pressed')).toBe('true');
   await page.getByRole('heading', { name: /Jordan/ }).first().waitFor();
+  await page.goto(consentLink);
+  await expect.poll(() => switcher(page).getByRole('button', { name: 'Lily' }).getAttribute('aria-pressed')).toBe('true');
+  await expect.poll(() => page.url()).toBe(`${product.url}/dashboard`);
+  await switcher(page).getByRole('button', { name: 'Jordan' }).click();
+  await expect.poll(() => switcher(page).getByRole('button', { name: 'Jordan' }).getAttribute('aria-pressed')).toBe('true');
   await switcher(page).getByRole('button', { name: 'Lily' }).click();
   await expect.poll(() => switcher(page).getByRole('button', { name: 'Lily' }).getAttribute('aria-pressed')).toBe('true');
   expect(errors).toEqual([]);

@@ -55,7 +55,7 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   const profile = await fp.request.patch(`${product.url}/api/profile`, { data: { firstName: 'Ava', lastName: 'Stone', jerseyNumber: '12' }, headers: { origin: product.url } });
   expect(profile.status()).toBe(200);
   // She is 15 and a parent agrees, as the dashboard's "finish your athlete's profile" step sends it.
-  const finished = await fp.request.put(`${product.url}/api/profile/athlete`, { data: { birthday: '2010-03-14', guardianConsent: true }, headers: { origin: product.url } });
+  const finished = await fp.request.put(`${product.url}/api/profile/athlete`, { data: { birthday: '2010-03-14', guardianConsent: true, parentName: 'Dana Stone' }, headers: { origin: product.url } });
   expect(finished.status()).toBe(200);
   const card = fp.getByTestId('face-matching');
   await card.getByText(FACE_MATCHING.off).waitFor();
@@ -285,6 +285,16 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await page.getByText(REVIEW.outputHidden).first().waitFor();
   expect(await page.getByTestId('review-status').textContent()).toContain(REVIEW.stages.rendered_unpaid);
   await shot(page, 'review-03-rendered-1280');
+
+  // Her younger brother is on the family's account too (decision 0036); added now; the dashboard goes back to Ava.
+  const brother = await fp.request.post(`${product.url}/api/family/athletes`, {
+    data: { firstName: 'Ben', lastName: 'Stone', birthday: '2016-05-02', teamName: 'Austin Hoops 10U', jerseyNumber: 4, guardianConsent: true, parentName: 'Dana Stone', parentalConsent: true },
+    headers: { origin: product.url },
+  });
+  expect(brother.status()).toBe(201);
+  const { athletes } = (await (await fp.request.get(`${product.url}/api/family`)).json()) as { athletes: Array<{ id: string; own: boolean }> };
+  const back = await fp.request.put(`${product.url}/api/family/active`, { data: { athleteId: athletes.find((a) => a.own)!.id }, headers: { origin: product.url } });
+  expect(back.status()).toBe(200);
 
   // The family pays with the test checkout and finds the reel, the social cut and the stills.
   await fp.goto(`${product.url}/dashboard`);

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { SHARE, SHARED_PAGE } from '../../src/common/dashboard-messages';
 import { FAMILY } from '../../src/common/family-messages';
 import { highlightRequests, orders, shareLinks, user, userProfiles, userStills, userVideos } from '../../src/server/db/schema';
@@ -22,7 +22,10 @@ const expiredToken = randomBytes(32).toString('hex');
 beforeAll(async () => {
   browser = await launchBrowser();
   const started = await startSeededProduct('Maya Brooks', async ({ db, storage, userId }) => {
-    await db.update(userProfiles).set({ firstName: 'Maya', lastName: 'Brooks', holderName: 'Dana Brooks' }).where(eq(userProfiles.id, userId));
+    await db
+      .update(userProfiles)
+      .set({ firstName: 'Maya', lastName: 'Brooks', holderName: 'Dana Brooks', dateOfBirth: '2011-04-02', guardianConsentAt: new Date(), teamName: 'Lakeside 15U', jerseyNumber: 23 })
+      .where(eq(userProfiles.id, userId));
     // Her younger brother, added to the family (decision 0036): the dashboard's switcher shows both.
     const eli = '66666666-6666-4666-8666-666666666666';
     await db.insert(user).values({ id: eli, name: 'Eli Brooks', email: `athlete-${eli}@family.invalid`, emailVerified: true });
@@ -68,12 +71,26 @@ afterAll(async () => {
 
 let familyPage: Awaited<ReturnType<typeof newPage>>;
 
+/** A frame of each video rather than a spinner, as a family sees them once loaded (the README's pictures). */
+async function showFrames(page: Page) {
+  await page.locator('video').evaluateAll((list) =>
+    Promise.all(
+      (list as HTMLVideoElement[]).map(async (v) => {
+        if (v.readyState < 1) await new Promise((r) => v.addEventListener('loadedmetadata', r, { once: true }));
+        v.currentTime = 3;
+        await new Promise((r) => v.addEventListener('seeked', r, { once: true }));
+      }),
+    ),
+  );
+  await page.waitForTimeout(500);
+}
+
 it('a family shares a delivered reel; a relative watches it signed out on a phone; turned off, and expired, it says so', async () => {
   const { page, errors } = familyPage;
   const card = page.getByTestId('share-card');
   await card.waitFor();
   await page.getByRole('navigation', { name: FAMILY.switcherLabel }).getByRole('button', { name: 'Eli' }).waitFor();
-  await shot(page, 'share-00-dashboard-390');
+
   // The expired link of the seed is listed as such.
   await card.getByTestId('share-link').filter({ hasText: /Expired on/ }).waitFor();
   await card.getByLabel(SHARE.validFor).selectOption('7');
@@ -89,8 +106,12 @@ it('a family shares a delivered reel; a relative watches it signed out on a phon
   await laptop.context.addCookies(await page.context().cookies());
   await laptop.page.goto(`${product.url}/dashboard`);
   await laptop.page.getByTestId('share-card').waitFor();
-  await laptop.page.waitForTimeout(500);
+  await showFrames(laptop.page);
   await shot(laptop.page, 'share-00-dashboard-1280');
+  await laptop.page.setViewportSize({ width: 390, height: 844 });
+  await showFrames(laptop.page);
+  await shot(laptop.page, 'share-00-dashboard-390');
+  await laptop.page.setViewportSize({ width: 1280, height: 800 });
   await expectAccessible(laptop.page, 'dashboard with a delivered reel to share');
   expect(laptop.errors).toEqual([]);
   await laptop.context.close();

@@ -1,5 +1,6 @@
 // Family accounts (issue 34, item 1; decision 0036): a parent holds the account, with two athletes
-// (15, the account's own profile, and 10, added from the dashboard with the parent's consent); each
+// (15, registered with the full registration as the account's own profile, and 10, added from the
+// dashboard with the parent's consent); each
 // asks for reels of two events at once, is bought and delivered; every mail greets the parent; the
 // switcher acts only within the family; removing one athlete erases it alone, closing the account
 // erases them all; and an install's existing accounts become families of one, nothing lost.
@@ -12,7 +13,8 @@ import { PARENTAL_NOTICE_VERSION } from '../../src/common/constants';
 import { migrationsFolder } from '../../src/server/db/client';
 import { highlightRequests, parentalConsents, promoCodes, user, userProfiles } from '../../src/server/db/schema';
 import { ATHLETE_COOKIE } from '../../src/server/family/members';
-import { birthdayAtAge, cookiesFrom, createVerifiedUser, startTestApp, type TestApp } from '../support/app';
+import { birthdayAtAge, cookiesFrom, createVerifiedUser, startTestApp, uniqueEmail, type TestApp } from '../support/app';
+import { linkIn } from '../support/smtp';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { jsonOf } from '../support/http';
 import { freshDatabase, migrationsUpTo } from '../support/migrations';
@@ -54,14 +56,30 @@ beforeAll(async () => {
   admin = await createVerifiedUser(app, { fullName: 'Ada Admin' });
   await makeAdmin(app, admin.userId);
   await app.db.insert(promoCodes).values({ code: 'FAMILYFREE', discountPercent: 100, active: true });
-  // The parent signs up with their older athlete's name, and names themself on the finishing step.
-  parent = await createVerifiedUser(app, { fullName: 'Jordan Reyes', finishProfile: false });
-  const finished = await app.fetch('/api/profile/athlete', {
-    method: 'PUT',
-    cookie: parent.cookie,
-    json: { birthday: birthdayAtAge(15), guardianConsent: true, parentName: 'Maria Reyes' },
-  });
-  expect(finished.status).toBe(200);
+  // The parent registers their 15-year-old with the full registration, naming themself, and
+  // follows the confirmation link.
+  const email = uniqueEmail('reyes');
+  const form = new FormData();
+  for (const [k, v] of Object.entries({
+    firstName: 'Jordan',
+    lastName: 'Reyes',
+    email,
+    username: `jreyes_${Date.now().toString(36)}`,
+    password: 'secret123',
+    birthday: birthdayAtAge(15),
+    state: 'Texas',
+    city: 'Austin',
+    teamName: 'U16 Rockets',
+    event: AUSTIN,
+    jerseyNumber: '11',
+    guardianConsent: 'true',
+    parentName: 'Maria Reyes',
+  })) form.set(k, v);
+  const registered = await app.fetch('/api/account/register', { method: 'POST', body: form });
+  expect(registered.status).toBe(201);
+  const { userId } = await jsonOf<{ userId: string }>(registered);
+  const confirmed = await fetch(linkIn(await app.smtp.waitFor(email, 'Confirm')), { redirect: 'manual' });
+  parent = { email, password: 'secret123', userId, cookie: cookiesFrom(confirmed) };
 });
 afterAll(async () => {
   await app?.close();
@@ -153,7 +171,8 @@ describe('a family with two athletes (issue 34, item 1)', () => {
       return mails.length === 4 && mails;
     });
     expect(received.every((m) => m.text.startsWith('Hi Maria,'))).toBe(true);
-    expect(received.filter((m) => m.text.includes("Lily's highlight reel"))).toHaveLength(2);
+    // Each opens the dashboard on the athlete it is about.
+    expect(received.filter((m) => m.text.includes("Lily's highlight reel") && m.text.includes(`/dashboard?athlete=${lilyId}`))).toHaveLength(2);
     expect(received.filter((m) => m.text.includes("Jordan's highlight reel"))).toHaveLength(2);
   });
 

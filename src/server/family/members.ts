@@ -82,6 +82,8 @@ export interface Addressee {
   greeting: string;
   /** The athlete the mail is about. */
   athleteName: string;
+  /** The dashboard on this athlete: a family of several opens it on the athlete the mail is about. */
+  dashboardPath: string;
 }
 
 /** Who a mail about this athlete goes to and greets: always the account holder (issue 34, item 1). */
@@ -92,5 +94,11 @@ export async function addresseeOf(db: Db, athleteId: string): Promise<Addressee 
   const [holder] = athlete.familyId ? await db.select(columns).from(userProfiles).where(eq(userProfiles.id, athlete.familyId)) : [athlete];
   if (!holder?.email) return null;
   const holderFirst = holder.holderName?.trim().split(/\s+/)[0];
-  return { email: holder.email, greeting: holderFirst || holder.firstName, athleteName: athlete.firstName };
+  const several = athlete.familyId !== null || (await addedAthleteIds(db, athleteId)).length > 0;
+  return {
+    email: holder.email,
+    greeting: holderFirst || holder.firstName,
+    athleteName: athlete.firstName,
+    dashboardPath: several ? `/dashboard?athlete=${encodeURIComponent(athleteId)}` : '/dashboard',
+  };
 }

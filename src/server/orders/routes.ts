@@ -50,7 +50,7 @@ export function promoRoutes(deps: AppDeps) {
   return new Hono<ViewerEnv>().use(requireUser(deps.auth, deps.db)).post('/check', async (c) => {
     // Codes are worth money: guessing them is limited per account and per address.
     const limit = await deps.limiter.check([
-      [RATE_RULES.promoCheckPerUser, c.var.viewer.userId],
+      [RATE_RULES.promoCheckPerUser, c.var.viewer.accountId],
       [RATE_RULES.promoCheckPerIp, clientIp(c, deps.config.trustProxy)],
     ]);
     if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);

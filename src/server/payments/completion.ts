@@ -155,7 +155,7 @@ export async function queueReceipt(deps: Pick<AppDeps, 'db' | 'mailer' | 'config
       athleteName: addressee.athleteName,
       event: row.event,
       order: row.order,
-      dashboardUrl: `${deps.config.baseUrl}/dashboard`,
+      dashboardUrl: `${deps.config.baseUrl}${addressee.dashboardPath}`,
       reelRendered: Boolean(rendered),
     }),
     { id: jobIdFor(`receipt:${orderId}`) },

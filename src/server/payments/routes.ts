@@ -41,7 +41,7 @@ export function checkoutRoutes(deps: AppDeps) {
     // Paying is the family's own act: an admin viewing the site as them cannot.
     if (viewer.impersonatedBy) return apiError(c, 403, 'IMPERSONATING', IMPERSONATION.refused, CHECKOUT.failedTitle);
     const limit = await deps.limiter.check([
-      [RATE_RULES.checkoutPerUser, viewer.userId],
+      [RATE_RULES.checkoutPerUser, viewer.accountId],
       [RATE_RULES.checkoutPerIp, clientIp(c, deps.config.trustProxy)],
     ]);
     if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);

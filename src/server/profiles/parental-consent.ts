@@ -11,7 +11,7 @@ import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { parentalConsentMail } from '../mail/templates';
 import { setFaceMatchingConsent } from '../faces/references';
-import { holderOf } from '../family/members';
+import { addresseeOf, holderOf } from '../family/members';
 
 type Deps = Pick<AppDeps, 'db' | 'mailer' | 'config' | 'bus'>;
 type WithdrawDeps = Pick<AppDeps, 'db' | 'storage' | 'faces' | 'bus'>;
@@ -56,9 +56,15 @@ async function record(deps: Deps, userId: string, consentId: string): Promise<vo
     return rows;
   });
   if (!given) return;
-  const [profile] = await deps.db.select({ firstName: userProfiles.firstName }).from(userProfiles).where(eq(userProfiles.id, userId));
+  const addressee = await addresseeOf(deps.db, userId);
   await deps.mailer.send(
-    parentalConsentMail({ to: account.email, parentName: given.parentName, athleteName: profile?.firstName ?? '', givenAt, dashboardUrl: `${deps.config.baseUrl}/dashboard` }),
+    parentalConsentMail({
+      to: account.email,
+      parentName: given.parentName,
+      athleteName: addressee?.athleteName ?? '',
+      givenAt,
+      dashboardUrl: `${deps.config.baseUrl}${addressee?.dashboardPath ?? '/dashboard'}`,
+    }),
     { id: jobIdFor(`parental-consent:${given.id}`) },
   );
   await deps.db.update(parentalConsents).set({ confirmationMailedAt: new Date() }).where(eq(parentalConsents.id, given.id));

@@ -121,7 +121,7 @@ export async function deliverIfReady(deps: Pick<AppDeps, 'db' | 'bus' | 'mailer'
   const [{ stills } = { stills: 0 }] = await db.select({ stills: sql<number>`count(*)::int` }).from(userStills).where(eq(userStills.requestId, requestId));
   if (addressee) {
     await deps.mailer.send(
-      reelDeliveredMail({ to: addressee.email, firstName: addressee.greeting, athleteName: addressee.athleteName, event: request.event, stills, dashboardUrl: `${deps.config.baseUrl}/dashboard` }),
+      reelDeliveredMail({ to: addressee.email, firstName: addressee.greeting, athleteName: addressee.athleteName, event: request.event, stills, dashboardUrl: `${deps.config.baseUrl}${addressee.dashboardPath}` }),
       { id: jobIdFor(`reel-delivered:${requestId}`) },
     );
   }

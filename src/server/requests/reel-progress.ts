@@ -136,7 +136,7 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
       athleteName: addressee.athleteName,
       event: request.event,
       preview: fromFootage,
-      dashboardUrl: `${deps.config.baseUrl}/dashboard${fromFootage ? '#reel-preview' : ''}`,
+      dashboardUrl: `${deps.config.baseUrl}${addressee.dashboardPath}${fromFootage ? '#reel-preview' : ''}`,
     }),
     { id: jobIdFor(`ready-to-purchase:${requestId}`) },
   );

@@ -105,7 +105,7 @@ export async function createRequest(
   if (addressee) {
     try {
       await deps.mailer.send(
-        requestReceivedMail({ to: addressee.email, firstName: addressee.greeting, athleteName: addressee.athleteName, event: row.event, games: row.games, dashboardUrl: `${deps.config.baseUrl}/dashboard` }),
+        requestReceivedMail({ to: addressee.email, firstName: addressee.greeting, athleteName: addressee.athleteName, event: row.event, games: row.games, dashboardUrl: `${deps.config.baseUrl}${addressee.dashboardPath}` }),
         { id: jobIdFor(`request-received:${row.id}`) },
       );
     } catch (error) {

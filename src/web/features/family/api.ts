@@ -14,12 +14,12 @@ export const familyQuery = queryOptions({
 
 export const useFamily = () => useQuery(familyQuery);
 
-/** Reloads the dashboard for the athlete the server now acts for (its cookie is set). */
-const showAthlete = () => window.location.assign('/dashboard');
+/** Reloads the dashboard for the athlete the server now acts for (its cookie is set), at `hash` if given. */
+const showAthlete = (hash = '') => window.location.assign(`/dashboard${hash}`);
 
-export async function switchAthlete(athleteId: string): Promise<void> {
+export async function switchAthlete(athleteId: string, hash = ''): Promise<void> {
   await unwrap(api.family.active.$put({ json: { athleteId } }));
-  showAthlete();
+  showAthlete(hash);
 }
 
 export async function addAthlete(values: AddAthlete): Promise<{ firstName: string }> {

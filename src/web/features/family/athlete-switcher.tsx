@@ -1,7 +1,8 @@
 // The family's athletes at the top of the dashboard (decision 0036): one button per athlete (the
 // one shown is pressed), "Add athlete" beside them, and removing the athlete shown when the holder
 // added it. An admin viewing the site as the family may switch but neither add nor remove.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { UserPlus } from 'lucide-react';
 import { FAMILY } from '../../../common/family-messages';
 import { notify } from '../../lib/toast';
@@ -10,10 +11,30 @@ import { PasswordEraseDialog } from '../../ui/password-erase-dialog';
 import { AddAthleteDialog } from './add-athlete-dialog';
 import { removeAthlete, showAthlete, switchAthlete, useFamily } from './api';
 
+/**
+ * A family mail's link names its athlete (?athlete=…, family/members.ts addresseeOf): the
+ * dashboard moves to that athlete, if it is this family's, and the address bar forgets it.
+ */
+function useAthleteFromLink(family: ReturnType<typeof useFamily>['data']) {
+  const [params, setParams] = useSearchParams();
+  const wanted = params.get('athlete');
+  useEffect(() => {
+    if (!wanted || !family) return;
+    if (wanted !== family.activeId && family.athletes.some((a) => a.id === wanted)) {
+      void switchAthlete(wanted, window.location.hash).catch(() => {});
+      return;
+    }
+    const next = new URLSearchParams(params);
+    next.delete('athlete');
+    setParams(next, { replace: true });
+  }, [wanted, family, params, setParams]);
+}
+
 export function AthleteSwitcher({ familyOnly }: { familyOnly: boolean }) {
   const family = useFamily();
   const [adding, setAdding] = useState(false);
   const [switching, setSwitching] = useState<string | null>(null);
+  useAthleteFromLink(family.data);
   if (!family.data) return null;
   const { athletes, activeId } = family.data;
   const active = athletes.find((a) => a.id === activeId);
