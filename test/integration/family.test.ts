@@ -16,7 +16,8 @@ import { ATHLETE_COOKIE } from '../../src/server/family/members';
 import { birthdayAtAge, cookiesFrom, createVerifiedUser, startTestApp, uniqueEmail, type TestApp } from '../support/app';
 import { linkIn } from '../support/smtp';
 import { makeAdmin } from '../support/dashboard-fixtures';
-import { jsonOf } from '../support/http';
+import { jsonOf, settle } from '../support/http';
+import { jobsOf } from '../support/jobs';
 import { freshDatabase, migrationsUpTo } from '../support/migrations';
 import { eventually } from '../support/purchase';
 
@@ -120,6 +121,16 @@ describe('a family with two athletes (issue 34, item 1)', () => {
     // She can never sign in: no password, an address no mail goes to.
     const [account] = await app.db.select().from(user).where(eq(user.id, lilyId));
     expect(account!.email.endsWith('@family.invalid')).toBe(true);
+    const signIn = await app.fetch('/api/auth/sign-in/email', { method: 'POST', json: { email: account!.email, password: 'secret123' } });
+    expect(signIn.status).toBe(401);
+    const reset = await app.fetch('/api/auth/request-password-reset', { method: 'POST', json: { email: account!.email } });
+    expect(reset.status).toBe(200);
+    // Whatever asks, nothing is queued for that address.
+    await app.server.deps.mailer.send({ to: account!.email, subject: 'Reset your password', text: 'x' });
+    await settle(300);
+    const queued = await jobsOf(app, 'mail.deliver');
+    expect(queued.filter((j) => String(j.data.to).endsWith('.invalid'))).toEqual([]);
+    expect(app.smtp.mails.filter((m) => m.to.includes('family.invalid'))).toEqual([]);
   });
 
   it('the switcher: each athlete’s own profile, within the family only', async () => {
