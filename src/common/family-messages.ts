@@ -26,3 +26,10 @@ export const FAMILY = {
 
 /** The most athletes one account holds: a large family, a coach's own children, never a whole team. */
 export const FAMILY_MAX_ATHLETES = 8;
+
+/** The registration met a family's address: the athlete typed is added from the dashboard instead. */
+export const ANOTHER_ATHLETE = {
+  title: 'Registering another athlete?',
+  description: (name: string) =>
+    `Sign in with your password: "Add athlete" on your dashboard then opens with ${name || 'the athlete'}'s details as you typed them.`,
+} as const;

@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { FAMILY } from '../../src/common/family-messages';
+import { ANOTHER_ATHLETE, FAMILY } from '../../src/common/family-messages';
 import { PARENTAL_CONSENT } from '../../src/common/parental-consent-messages';
 import { CLOSE_ACCOUNT } from '../../src/common/dashboard-messages';
 import { ADMIN, IMPERSONATION } from '../../src/common/admin-messages';
@@ -162,3 +162,47 @@ it('the parent removes Lily with the password', async () => {
   // The wrong password's 400 is the one the browser logs.
   expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
 }, 240_000);
+
+it('a parent who registers a second child with the family’s address signs in and finds Add athlete filled in with what they typed', async () => {
+  const { page, errors } = await newPage(browser, 390);
+  await page.goto(`${product.url}/signup`);
+  await page.getByLabel('First Name').fill('Rosa');
+  await page.getByLabel('Last Name').fill('Reyes');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Username').fill(`rosa${Date.now() % 100000}`);
+  await page.getByLabel('Password').fill('secret123');
+  await page.getByLabel('Birthday').fill(birthdayAtAge(12));
+  await page.getByLabel('State').selectOption('Texas');
+  await page.getByLabel('City').fill('Austin');
+  await page.getByLabel('Team Name').fill('U12 Stars');
+  await page.getByLabel(/Jersey Number/).fill('9');
+  await page.getByLabel('Event').selectOption({ label: 'Austin Fall League' });
+  await page.getByRole('checkbox', { name: /I am this athlete's parent or legal guardian, and I agree/ }).check();
+  await page.getByLabel(PARENTAL_CONSENT.parentName).fill('Maria Reyes');
+  await page.getByLabel(PARENTAL_CONSENT.label).check();
+  await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
+  // The spec's "Account Already Exists", then the way on: sign in, and Rosa is waiting.
+  await page.waitForURL('**/auth?email=**');
+  await page.getByText(ANOTHER_ATHLETE.title).waitFor();
+  await shot(page, 'family-09-account-exists-390');
+  await page.getByLabel('Password').fill('secret123');
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+  await page.waitForURL('**/dashboard');
+  const dialog = page.getByRole('dialog', { name: FAMILY.addTitle });
+  await dialog.waitFor();
+  expect(await dialog.getByLabel('First Name').inputValue()).toBe('Rosa');
+  expect(await dialog.getByLabel('Birthday').inputValue()).toBe(birthdayAtAge(12));
+  expect(await dialog.getByLabel('Team Name').inputValue()).toBe('U12 Stars');
+  expect(await dialog.getByLabel(/Jersey Number/).inputValue()).toBe('9');
+  // The consents are the parent's to give again here, never carried over.
+  await dialog.locator('input[name="guardianConsent"]').check();
+  await dialog.getByLabel(PARENTAL_CONSENT.parentName).fill('Maria Reyes');
+  await dialog.getByLabel(PARENTAL_CONSENT.label).check();
+  await shot(page, 'family-10-add-prefilled-390');
+  await dialog.getByRole('button', { name: FAMILY.addSubmit }).click();
+  await page.waitForURL('**/dashboard');
+  await expect.poll(() => switcher(page).getByRole('button', { name: 'Rosa' }).getAttribute('aria-pressed')).toBe('true');
+  // Only the 409 of the registration is logged by the browser.
+  expect(errors.filter((e) => !e.includes('status of 409'))).toEqual([]);
+}, 240_000);
+

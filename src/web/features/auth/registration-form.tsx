@@ -20,6 +20,8 @@ import { AgeConsents } from '../../ui/age-consents';
 import { ImageDropZone } from '../../ui/image-drop-zone';
 import { UsStateSelect } from '../../ui/us-state-select';
 import { useRegistrationEvents } from './registration-events';
+import { ANOTHER_ATHLETE } from '../../../common/family-messages';
+import { keepPendingAthlete } from '../family/pending-athlete';
 
 export interface RegistrationPrefill {
   firstName?: string;
@@ -75,6 +77,15 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
       const email = form.value('email').trim().toLowerCase();
       if (e?.code === 'ACCOUNT_EXISTS') {
         notify.error({ title: e.title ?? AUTH_TOAST_TITLES.signUp, description: e.message });
+        // Most often a parent registering a second child: signed in, "Add athlete" opens with it.
+        keepPendingAthlete({
+          firstName: form.value('firstName'),
+          lastName: form.value('lastName'),
+          birthday: form.value('birthday'),
+          teamName: form.value('teamName'),
+          jerseyNumber: form.value('jerseyNumber'),
+        });
+        notify.info({ title: ANOTHER_ATHLETE.title, description: ANOTHER_ATHLETE.description(form.value('firstName')) }, TIMING.signupConfirmToast);
         navigate(`/auth?email=${encodeURIComponent(email)}`);
         return;
       }

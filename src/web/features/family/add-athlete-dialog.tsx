@@ -12,11 +12,12 @@ import { Dialog, DialogContent, DialogFooter } from '../../ui/dialog';
 import { Field, Input } from '../../ui/form-controls';
 import { AgeConsents } from '../../ui/age-consents';
 import { addAthlete, showAthlete } from './api';
+import type { PendingAthlete } from './pending-athlete';
 
 const ageOf = (birthday: string) => (/^\d{4}-\d{2}-\d{2}$/.test(birthday) ? ageOn(birthday) : null);
 
-export function AddAthleteDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
-  const [age, setAge] = useState<number | null>(null);
+export function AddAthleteDialog({ open, initial, onOpenChange }: { open: boolean; initial?: PendingAthlete | null; onOpenChange(open: boolean): void }) {
+  const [age, setAge] = useState<number | null>(() => (initial ? ageOf(initial.birthday) : null));
   const [busy, setBusy] = useState(false);
   const form = useSchemaForm(async () => addAthleteSchema, async (values: AddAthlete) => {
     setBusy(true);
@@ -39,19 +40,19 @@ export function AddAthleteDialog({ open, onOpenChange }: { open: boolean; onOpen
         <form {...form.props} aria-label={FAMILY.addTitle} className="flex flex-col gap-4">
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <Field label="First Name" error={errors.firstName}>
-              <Input name="firstName" autoComplete="off" maxLength={60} />
+              <Input name="firstName" autoComplete="off" maxLength={60} defaultValue={initial?.firstName} />
             </Field>
             <Field label="Last Name" error={errors.lastName}>
-              <Input name="lastName" autoComplete="off" maxLength={60} />
+              <Input name="lastName" autoComplete="off" maxLength={60} defaultValue={initial?.lastName} />
             </Field>
             <Field label="Birthday" error={errors.birthday}>
-              <Input name="birthday" type="date" onChange={(e) => setAge(ageOf(e.target.value))} />
+              <Input name="birthday" type="date" defaultValue={initial?.birthday} onChange={(e) => setAge(ageOf(e.target.value))} />
             </Field>
             <Field label="Jersey Number" optional error={errors.jerseyNumber}>
-              <Input name="jerseyNumber" inputMode="numeric" maxLength={4} />
+              <Input name="jerseyNumber" inputMode="numeric" maxLength={4} defaultValue={initial?.jerseyNumber} />
             </Field>
             <Field label="Team Name" error={errors.teamName} className="sm:col-span-2">
-              <Input name="teamName" maxLength={100} />
+              <Input name="teamName" maxLength={100} defaultValue={initial?.teamName} />
             </Field>
           </div>
           <AgeConsents minor={minor} child={child} errors={errors} />

@@ -10,6 +10,7 @@ import { Button } from '../../ui/button';
 import { PasswordEraseDialog } from '../../ui/password-erase-dialog';
 import { AddAthleteDialog } from './add-athlete-dialog';
 import { removeAthlete, showAthlete, switchAthlete, useFamily } from './api';
+import { forgetPendingAthlete, takePendingAthlete } from './pending-athlete';
 
 /**
  * A family mail's link names its athlete (?athlete=…, family/members.ts addresseeOf): the
@@ -32,7 +33,9 @@ function useAthleteFromLink(family: ReturnType<typeof useFamily>['data']) {
 
 export function AthleteSwitcher({ familyOnly }: { familyOnly: boolean }) {
   const family = useFamily();
-  const [adding, setAdding] = useState(false);
+  // A registration that met this family's address left its athlete here: Add athlete opens with it.
+  const [pending, setPending] = useState(() => (familyOnly ? null : takePendingAthlete()));
+  const [adding, setAdding] = useState(pending !== null);
   const [switching, setSwitching] = useState<string | null>(null);
   useAthleteFromLink(family.data);
   if (!family.data) return null;
@@ -76,7 +79,17 @@ export function AthleteSwitcher({ familyOnly }: { familyOnly: boolean }) {
           <Button size="sm" variant="ghost" className="text-neutral-200" onClick={() => setAdding(true)}>
             <UserPlus className="h-4 w-4" aria-hidden /> {FAMILY.add}
           </Button>
-          <AddAthleteDialog open={adding} onOpenChange={setAdding} />
+          <AddAthleteDialog
+            open={adding}
+            initial={pending}
+            onOpenChange={(open) => {
+              setAdding(open);
+              if (!open) {
+                setPending(null);
+                forgetPendingAthlete();
+              }
+            }}
+          />
         </>
       )}
       {!familyOnly && active && !active.own && (
