@@ -21,7 +21,6 @@ export const FAMILY = {
   tooMany: (max: number) => `An account can hold at most ${max} athletes.`,
   confirmFirst: 'Confirm your email address first: it is where we send everything about your athletes.',
   familyOnly: 'Only the family can add or remove an athlete. This is not possible while viewing the site as a user.',
-  wrongPassword: 'That password is not right.',
 } as const;
 
 /** The most athletes one account holds: a large family, a coach's own children, never a whole team. */

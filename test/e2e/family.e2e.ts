@@ -152,7 +152,7 @@ it('the parent removes Lily with the password', async () => {
   await remove.getByLabel(CLOSE_ACCOUNT.understand).check();
   await remove.getByLabel(CLOSE_ACCOUNT.passwordLabel).fill('wrong-password');
   await remove.getByRole('button', { name: FAMILY.removeConfirm }).click();
-  await remove.getByText(FAMILY.wrongPassword).waitFor();
+  await remove.getByText(CLOSE_ACCOUNT.wrongPassword).waitFor();
   await shot(page, 'family-06-remove-390');
   await remove.getByLabel(CLOSE_ACCOUNT.passwordLabel).fill('secret123');
   await remove.getByRole('button', { name: FAMILY.removeConfirm }).click();

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILY } from '../../src/common/family-messages';
+import { CLOSE_ACCOUNT } from '../../src/common/dashboard-messages';
 import { FIELD_ERRORS, AUTH_REQUIRED } from '../../src/common/messages';
 import { PARENTAL_NOTICE_VERSION } from '../../src/common/constants';
 import { migrationsFolder } from '../../src/server/db/client';
@@ -238,7 +239,7 @@ describe('a family with two athletes (issue 34, item 1)', () => {
     expect(await jsonOf(own)).toEqual({ code: 'OWN_PROFILE', message: FAMILY.ownProfile });
     const wrong = await app.fetch(`/api/family/athletes/${lilyId}/erase`, { method: 'POST', cookie: parent.cookie, json: { password: 'not-it-123', understood: true } });
     expect(wrong.status).toBe(400);
-    expect(await jsonOf(wrong)).toEqual({ code: 'INVALID_PASSWORD', message: FAMILY.wrongPassword });
+    expect(await jsonOf(wrong)).toEqual({ code: 'INVALID_PASSWORD', message: CLOSE_ACCOUNT.wrongPassword });
     expect(await addedTo(parent.userId)).toHaveLength(1);
 
     const removed = await app.fetch(`/api/family/athletes/${lilyId}/erase`, { method: 'POST', cookie: parent.cookie, json: { password: parent.password, understood: true } });

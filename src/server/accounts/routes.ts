@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { HEADSHOT_MAX_BYTES } from '../../common/constants';
 import { CLOSE_ACCOUNT, FILE_TOO_LARGE_10MB } from '../../common/dashboard-messages';
 import { AUTH_ERRORS, AUTH_REQUIRED, FIELD_ERRORS } from '../../common/messages';
-import { closeAccountSchema, firstIssue, homepageSignupSchema, registrationSchema, simpleSignUpSchema } from '../../common/schemas';
+import { firstIssue, homepageSignupSchema, registrationSchema, simpleSignUpSchema } from '../../common/schemas';
 import { CLIENT_IP_HEADER } from '../auth/auth';
 import { getViewer } from '../auth/session';
 import { user, userProfiles } from '../db/schema';
@@ -14,7 +14,8 @@ import type { AppDeps } from '../deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { RATE_RULES } from '../http/rate-limit';
 import { uploadLimit } from '../http/uploads';
-import { eraseAccount, passwordIsRight } from './erasure';
+import { eraseAccount } from './erasure';
+import { refuseUnconfirmedErasure } from './erasure-consent';
 import { AccountError, register, saveHomepageSignup, signUpSimple } from './service';
 
 export function accountRoutes(deps: AppDeps) {
@@ -122,12 +123,8 @@ export function accountRoutes(deps: AppDeps) {
       const viewer = await getViewer(auth, db, c.req.raw.headers);
       if (!viewer) return apiError(c, 401, 'UNAUTHENTICATED', AUTH_REQUIRED.description, AUTH_REQUIRED.title);
       if (viewer.impersonatedBy) return apiError(c, 403, 'VIEWING_AS_USER', CLOSE_ACCOUNT.viewingAs);
-      const parsed = closeAccountSchema.safeParse(await c.req.json().catch(() => null));
-      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
-      // Each try checks the password: a stolen session cannot guess it.
-      const limit = await limiter.check([[RATE_RULES.closeAccountPerAccount, viewer.accountId]]);
-      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
-      if (!(await passwordIsRight(auth, viewer.accountId, parsed.data.password))) return apiError(c, 400, 'INVALID_PASSWORD', CLOSE_ACCOUNT.wrongPassword);
+      const refused = await refuseUnconfirmedErasure(deps, c, viewer.accountId);
+      if (refused) return refused;
       // The whole family: the account and every athlete it holds (erasure.ts).
       const outcome = await eraseAccount(deps, viewer.accountId, { kind: 'self' });
       if (!outcome.erased) return apiError(c, outcome.reason === 'admin' ? 409 : 404, outcome.reason === 'admin' ? 'ADMIN_ACCOUNT' : 'NOT_FOUND', outcome.reason === 'admin' ? CLOSE_ACCOUNT.admin : CLOSE_ACCOUNT.failed);

@@ -3,17 +3,17 @@
 // switch between its athletes but not add or remove one (the family's own act).
 import { Hono, type Context } from 'hono';
 import { FAMILY } from '../../common/family-messages';
-import { addAthleteSchema, closeAccountSchema, firstIssue } from '../../common/schemas';
-import { eraseAccount, passwordIsRight } from '../accounts/erasure';
+import { addAthleteSchema, firstIssue } from '../../common/schemas';
+import { eraseAccount } from '../accounts/erasure';
+import { refuseUnconfirmedErasure } from '../accounts/erasure-consent';
 import { refuseWhileImpersonating, requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../deps';
-import { apiError, tooManyRequests } from '../http/errors';
-import { RATE_RULES } from '../http/rate-limit';
+import { apiError } from '../http/errors';
 import { addAthlete, FamilyRefused } from './athletes';
 import { athleteCookie, familyAthletes } from './members';
 
 export function familyRoutes(deps: AppDeps) {
-  const { auth, db, limiter, config } = deps;
+  const { auth, db, config } = deps;
   const secure = config.baseUrl.startsWith('https://');
   const choose = (c: Context, athleteId: string) => c.header('Set-Cookie', athleteCookie(athleteId, secure), { append: true });
 
@@ -51,11 +51,8 @@ export function familyRoutes(deps: AppDeps) {
       const athlete = (await familyAthletes(db, viewer.accountId)).find((a) => a.id === athleteId);
       if (!athlete) return apiError(c, 404, 'NOT_FOUND', FAMILY.notYourAthlete);
       if (athlete.own) return apiError(c, 409, 'OWN_PROFILE', FAMILY.ownProfile);
-      const parsed = closeAccountSchema.safeParse(await c.req.json().catch(() => null));
-      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', firstIssue(parsed.error));
-      const limit = await limiter.check([[RATE_RULES.closeAccountPerAccount, viewer.accountId]]);
-      if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
-      if (!(await passwordIsRight(auth, viewer.accountId, parsed.data.password))) return apiError(c, 400, 'INVALID_PASSWORD', FAMILY.wrongPassword);
+      const refused = await refuseUnconfirmedErasure(deps, c, viewer.accountId);
+      if (refused) return refused;
       await eraseAccount(deps, athleteId, { kind: 'self' });
       // Back to the account's own profile.
       choose(c, viewer.accountId);

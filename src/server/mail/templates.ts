@@ -5,19 +5,18 @@ import { PROCESSING_TIME } from '../../common/constants';
 import { DASHBOARD } from '../../common/dashboard-messages';
 import { PRICES } from '../../common/prices';
 import type { MailMessage } from './mailer';
+import { escapeHtml } from '../http/html';
 
 /** Where a family's answer to one of our mails goes: the address on the Contact page. */
 const FAMILY_REPLY_TO = COMPANY.email;
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
-  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escape(p).replace(/\n/g, '<br>')}</p>`).join('');
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
   const button = action
-    ? `<p style="margin:24px 0"><a href="${escape(action.url)}" style="background:#e11d48;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escape(action.label)}</a></p>`
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#e11d48;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>`
     : '';
-  return `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escape(title)}</h1>${body}${button}<p style="color:#666;font-size:12px">${escape(COMPANY.name)}</p></body></html>`;
+  return `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#111;max-width:560px;margin:auto;padding:24px"><h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}${button}<p style="color:#666;font-size:12px">${escapeHtml(COMPANY.name)}</p></body></html>`;
 }
 
 /**

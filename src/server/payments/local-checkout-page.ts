@@ -2,6 +2,7 @@
 // rendered on the server with no script at all (a plain form). Test cards only: a real card
 // number is declined, never written back into the page, and no card number is ever stored or logged.
 import { COMPANY } from '../../common/company';
+import { escapeHtml } from '../http/html';
 
 export interface CardForm {
   number: string;
@@ -65,8 +66,6 @@ export function checkTestCard(form: CardForm, now = new Date()): CardCheck {
   return { ok: false, declined: 'Your card was declined. This checkout is in test mode: use a test card.' };
 }
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const money = (cents: number, currency: string) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 
@@ -98,7 +97,7 @@ button:hover{background:#4338ca}
 `;
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" type="image/svg+xml" href="/favicon.svg"><title>${escape(title)}</title><style>${STYLE}</style></head><body><div class="test" role="note">TEST MODE: the built-in test checkout. No card is charged and no money moves.</div>${body}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" type="image/svg+xml" href="/favicon.svg"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><div class="test" role="note">TEST MODE: the built-in test checkout. No card is charged and no money moves.</div>${body}</body></html>`;
 }
 
 export interface CheckoutView {
@@ -126,29 +125,29 @@ export function renderCheckoutPage(
     // (issue 34, item 7); a card number and its security code only when the number is one of the
     // published test cards, so a real card number is never written into a page.
     const value = name === 'expiry' || name === 'name' || testCardTyped ? (state.values?.[name] ?? '') : '';
-    return `<div><label for="${id}">${label}</label><input id="${id}" name="${name}" ${attrs} value="${escape(value)}"${
+    return `<div><label for="${id}">${label}</label><input id="${id}" name="${name}" ${attrs} value="${escapeHtml(value)}"${
       error ? ` aria-invalid="true" aria-describedby="${id}-error"` : ''
-    }>${error ? `<p class="field-error" id="${id}-error">${escape(error)}</p>` : ''}</div>`;
+    }>${error ? `<p class="field-error" id="${id}-error">${escapeHtml(error)}</p>` : ''}</div>`;
   };
   const problems = [state.declined, ...Object.values(state.errors ?? {})].filter(Boolean) as string[];
   const alert = problems.length
-    ? `<div class="alert" role="alert">${state.declined ? escape(state.declined) : `Check the card details: ${problems.length === 1 ? 'one field needs' : `${problems.length} fields need`} attention.`}</div>`
+    ? `<div class="alert" role="alert">${state.declined ? escapeHtml(state.declined) : `Check the card details: ${problems.length === 1 ? 'one field needs' : `${problems.length} fields need`} attention.`}</div>`
     : '';
   return page(
     `Pay ${COMPANY.name}: ${total}`,
     `<main class="wrap">
   <section aria-label="Order summary">
-    <a class="back" href="${escape(view.cancelUrl)}"><span aria-hidden="true">&larr;</span> Back to ${escape(COMPANY.name)}</a>
-    <p class="merchant">Pay ${escape(COMPANY.name)}</p>
+    <a class="back" href="${escapeHtml(view.cancelUrl)}"><span aria-hidden="true">&larr;</span> Back to ${escapeHtml(COMPANY.name)}</a>
+    <p class="merchant">Pay ${escapeHtml(COMPANY.name)}</p>
     <p class="amount">${total}</p>
-    <div class="item"><span>${escape(view.description)}</span><span>${total}</span></div>
+    <div class="item"><span>${escapeHtml(view.description)}</span><span>${total}</span></div>
     <div class="hint"><strong>Test cards.</strong> <code>4242 4242 4242 4242</code> succeeds; <code>4000 0000 0000 0002</code> is declined. Use any future date and any 3 digits.</div>
   </section>
   <section aria-labelledby="pay-title">
     <h1 id="pay-title">Pay with card</h1>
     ${alert}
-    <form method="post" action="${escape(view.actionPath)}" novalidate>
-      <div><label for="email">Email</label><input id="email" type="email" value="${escape(view.customerEmail ?? '')}" readonly></div>
+    <form method="post" action="${escapeHtml(view.actionPath)}" novalidate>
+      <div><label for="email">Email</label><input id="email" type="email" value="${escapeHtml(view.customerEmail ?? '')}" readonly></div>
       ${field('number', 'Card number', 'inputmode="numeric" autocomplete="cc-number" placeholder="1234 1234 1234 1234" maxlength="23"')}
       <div class="row">
         ${field('expiry', 'Expiration (MM / YY)', 'inputmode="numeric" autocomplete="cc-exp" placeholder="MM / YY" maxlength="9"')}
@@ -157,7 +156,7 @@ export function renderCheckoutPage(
       ${field('name', 'Name on card', 'autocomplete="cc-name" maxlength="200"')}
       <button type="submit">Pay ${total}</button>
     </form>
-    <p class="foot"><a href="${escape(view.cancelUrl)}">Cancel and return to ${escape(COMPANY.name)}</a></p>
+    <p class="foot"><a href="${escapeHtml(view.cancelUrl)}">Cancel and return to ${escapeHtml(COMPANY.name)}</a></p>
   </section>
 </main>`,
   );
@@ -172,6 +171,6 @@ export function renderClosedPage(kind: 'complete' | 'expired' | 'unknown', retur
   }[kind];
   return page(
     text[0]!,
-    `<main class="state"><h1>${escape(text[0]!)}</h1><p>${escape(text[1]!)}</p><p><a href="${escape(returnUrl)}">Return to ${escape(COMPANY.name)}</a></p></main>`,
+    `<main class="state"><h1>${escapeHtml(text[0]!)}</h1><p>${escapeHtml(text[1]!)}</p><p><a href="${escapeHtml(returnUrl)}">Return to ${escapeHtml(COMPANY.name)}</a></p></main>`,
   );
 }

@@ -4,8 +4,8 @@
 // them, and says plainly when the link no longer works. Never indexed.
 import { SHARED_PAGE } from '../../common/dashboard-messages';
 import { BRAND } from '../../common/messages';
+import { escapeHtml } from '../http/html';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const day = (d: Date) => d.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 const STYLE = `
@@ -23,7 +23,7 @@ a{color:#f87171}
 `;
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><link rel="icon" type="image/svg+xml" href="/favicon.svg"><title>${escape(title)}</title><style>${STYLE}</style></head><body><header>${escape(BRAND.name)}</header>${body}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><link rel="icon" type="image/svg+xml" href="/favicon.svg"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><header>${escapeHtml(BRAND.name)}</header>${body}</body></html>`;
 }
 
 export interface SharedView {
@@ -41,21 +41,21 @@ export function renderSharedReel(view: SharedView): string {
     ? view.videos
         .map(
           (v) =>
-            `<h2>${escape(v.label)}</h2><video class="${v.vertical ? 'vertical' : ''}" src="${escape(v.src)}"${v.poster ? ` poster="${escape(v.poster)}"` : ''} controls playsinline preload="metadata" aria-label="${escape(`${title}: ${v.label}`)}"></video>`,
+            `<h2>${escapeHtml(v.label)}</h2><video class="${v.vertical ? 'vertical' : ''}" src="${escapeHtml(v.src)}"${v.poster ? ` poster="${escapeHtml(v.poster)}"` : ''} controls playsinline preload="metadata" aria-label="${escapeHtml(`${title}: ${v.label}`)}"></video>`,
         )
         .join('')
-    : `<p class="note">${escape(SHARED_PAGE.noVideo)}</p>`;
+    : `<p class="note">${escapeHtml(SHARED_PAGE.noVideo)}</p>`;
   const photos = view.photos.length
-    ? `<h2>${escape(SHARED_PAGE.photos)}</h2><div class="photos">${view.photos.map((p) => `<a href="${escape(p.src)}"><img src="${escape(p.src)}" alt="${escape(p.alt)}" loading="lazy"></a>`).join('')}</div>`
+    ? `<h2>${escapeHtml(SHARED_PAGE.photos)}</h2><div class="photos">${view.photos.map((p) => `<a href="${escapeHtml(p.src)}"><img src="${escapeHtml(p.src)}" alt="${escapeHtml(p.alt)}" loading="lazy"></a>`).join('')}</div>`
     : '';
   return page(
     title,
-    `<main><h1>${escape(title)}</h1><p class="event">${escape(view.event)}</p><p class="note">${escape(SHARED_PAGE.sharedBy(day(view.expiresAt)))}</p>${videos}${photos}</main>`,
+    `<main><h1>${escapeHtml(title)}</h1><p class="event">${escapeHtml(view.event)}</p><p class="note">${escapeHtml(SHARED_PAGE.sharedBy(day(view.expiresAt)))}</p>${videos}${photos}</main>`,
   );
 }
 
 export function renderLinkGone(kind: 'expired' | 'revoked' | 'unknown'): string {
   const [title, text] =
     kind === 'expired' ? [SHARED_PAGE.expiredTitle, SHARED_PAGE.expired] : kind === 'revoked' ? [SHARED_PAGE.revokedTitle, SHARED_PAGE.revoked] : [SHARED_PAGE.unknownTitle, SHARED_PAGE.unknown];
-  return page(title, `<main class="state"><h1>${escape(title)}</h1><p>${escape(text)}</p></main>`);
+  return page(title, `<main class="state"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main>`);
 }

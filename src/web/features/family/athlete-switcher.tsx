@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { UserPlus } from 'lucide-react';
 import { FAMILY } from '../../../common/family-messages';
+import { CLOSE_ACCOUNT } from '../../../common/dashboard-messages';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { PasswordEraseDialog } from '../../ui/password-erase-dialog';
@@ -100,7 +101,7 @@ export function AthleteSwitcher({ familyOnly }: { familyOnly: boolean }) {
             confirm: FAMILY.removeConfirm,
             busy: 'Removing...',
             cancel: 'Keep',
-            failed: FAMILY.wrongPassword,
+            failed: CLOSE_ACCOUNT.wrongPassword,
           }}
           onErase={remove}
           trigger={
