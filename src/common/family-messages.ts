@@ -16,7 +16,7 @@ export const FAMILY = {
   removePassword: 'Your password',
   removeConfirm: 'Remove and erase',
   removed: (name: string) => ({ title: 'Athlete removed', description: `${name}'s profile and everything in it has been erased.` }),
-  ownProfile: "This is your account's own athlete profile: it goes only when the account is closed.",
+  onlyAthlete: "This is the only athlete on your account: to erase it, close the account.",
   notYourAthlete: 'That athlete is not on this account.',
   tooMany: (max: number) => `An account can hold at most ${max} athletes.`,
   confirmFirst: 'Confirm your email address first: it is where we send everything about your athletes.',
@@ -26,9 +26,6 @@ export const FAMILY = {
 /** The most athletes one account holds: a large family, a coach's own children, never a whole team. */
 export const FAMILY_MAX_ATHLETES = 8;
 
-/** The registration met a family's address: the athlete typed is added from the dashboard instead. */
-export const ANOTHER_ATHLETE = {
-  title: 'Registering another athlete?',
-  description: (name: string) =>
-    `Sign in with your password: "Add athlete" on your dashboard then opens with ${name || 'the athlete'}'s details as you typed them.`,
-} as const;
+/** The registration met a family's address: the athlete typed is added from the dashboard instead (shown on the sign-in page). */
+export const anotherAthleteNote = (name: string) =>
+  `Registering another athlete? Sign in: "Add athlete" on your dashboard then opens with ${name || 'the athlete'}'s details as you typed them.`;

@@ -7,7 +7,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ANOTHER_ATHLETE, FAMILY } from '../../src/common/family-messages';
+import { anotherAthleteNote, FAMILY } from '../../src/common/family-messages';
+import { ACCOUNT_EXISTS } from '../../src/common/messages';
 import { PARENTAL_CONSENT } from '../../src/common/parental-consent-messages';
 import { CLOSE_ACCOUNT } from '../../src/common/dashboard-messages';
 import { ADMIN, IMPERSONATION } from '../../src/common/admin-messages';
@@ -183,7 +184,8 @@ it('a parent who registers a second child with the family’s address signs in a
   await page.getByRole('button', { name: 'CREATE ACCOUNT' }).click();
   // The spec's "Account Already Exists", then the way on: sign in, and Rosa is waiting.
   await page.waitForURL('**/auth?email=**');
-  await page.getByText(ANOTHER_ATHLETE.title).waitFor();
+  await page.getByText(ACCOUNT_EXISTS.title).waitFor();
+  await page.getByText(anotherAthleteNote('Rosa')).waitFor();
   await shot(page, 'family-09-account-exists-390');
   await page.getByLabel('Password').fill('secret123');
   await page.getByRole('button', { name: 'SIGN IN' }).click();
@@ -206,3 +208,24 @@ it('a parent who registers a second child with the family’s address signs in a
   expect(errors.filter((e) => !e.includes('status of 409'))).toEqual([]);
 }, 240_000);
 
+it('the parent erases the account’s own athlete on its own: Rosa stays and opens the dashboard', async () => {
+  const { page, errors } = await newPage(browser, 1280);
+  await page.goto(`${product.url}/auth?email=${encodeURIComponent(email)}`);
+  await page.getByLabel('Password').fill('secret123');
+  await page.getByRole('button', { name: 'SIGN IN' }).click();
+  await page.waitForURL('**/dashboard');
+  await switcher(page).getByRole('button', { name: 'Jordan' }).click();
+  await expect.poll(() => switcher(page).getByRole('button', { name: 'Jordan' }).getAttribute('aria-pressed')).toBe('true');
+  await switcher(page).getByRole('button', { name: FAMILY.remove }).click();
+  const remove = page.getByRole('dialog', { name: FAMILY.removeTitle('Jordan') });
+  await remove.getByLabel(CLOSE_ACCOUNT.understand).check();
+  await remove.getByLabel(CLOSE_ACCOUNT.passwordLabel).fill('secret123');
+  await remove.getByRole('button', { name: FAMILY.removeConfirm }).click();
+  await page.waitForURL('**/dashboard');
+  await expect.poll(() => switcher(page).getByRole('button', { name: 'Rosa' }).getAttribute('aria-pressed')).toBe('true');
+  await expect.poll(() => switcher(page).getByRole('button').allTextContents()).not.toContain('Jordan');
+  // Rosa is the family's last athlete now: she goes only with the account.
+  expect(await switcher(page).getByRole('button', { name: FAMILY.remove }).count()).toBe(0);
+  await shot(page, 'family-11-own-athlete-erased-1280');
+  expect(errors).toEqual([]);
+}, 120_000);

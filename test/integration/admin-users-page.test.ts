@@ -67,6 +67,8 @@ describe('the users list, issue 23', () => {
       email: 'nora.newest@example.com',
       phone: '512-555-0101',
       createdAt: '2024-10-01T12:00:00.123Z',
+      // An account of one athlete (decision 0036).
+      family: null,
       requests: [
         { id: newer, status: 'ready_to_purchase', event: 'Chicago 3v3', games: [], createdAt: '2024-10-03T08:00:00.999Z', paid: false, fromFootage: false, renderState: null, nothingFound: false, handPick: false },
         { id: older, status: 'pending', event: 'Austin Fall League', games: ['Saturday Court 1: Semifinal'], createdAt: '2024-10-02T08:00:00.001Z', paid: false, fromFootage: true, renderState: null, nothingFound: false, handPick: false },

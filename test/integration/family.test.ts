@@ -233,10 +233,7 @@ describe('a family with two athletes (issue 34, item 1)', () => {
     expect(await addedTo(parent.userId)).toHaveLength(1);
   });
 
-  it('removing Lily erases her alone, with the parent’s password; the account’s own profile cannot be removed this way', async () => {
-    const own = await app.fetch(`/api/family/athletes/${parent.userId}/erase`, { method: 'POST', cookie: parent.cookie, json: { password: parent.password, understood: true } });
-    expect(own.status).toBe(409);
-    expect(await jsonOf(own)).toEqual({ code: 'OWN_PROFILE', message: FAMILY.ownProfile });
+  it('removing Lily erases her alone, with the parent’s password; the family’s last athlete goes only with the account', async () => {
     const wrong = await app.fetch(`/api/family/athletes/${lilyId}/erase`, { method: 'POST', cookie: parent.cookie, json: { password: 'not-it-123', understood: true } });
     expect(wrong.status).toBe(400);
     expect(await jsonOf(wrong)).toEqual({ code: 'INVALID_PASSWORD', message: CLOSE_ACCOUNT.wrongPassword });
@@ -251,6 +248,36 @@ describe('a family with two athletes (issue 34, item 1)', () => {
     const mail = await app.smtp.waitFor(parent.email, "Lily's profile has been erased");
     expect(mail.text).toContain('Your account and your other athletes are not changed.');
     expect((await family(parent.cookie)).athletes.map((a) => a.firstName)).toEqual(['Jordan']);
+    const only = await app.fetch(`/api/family/athletes/${parent.userId}/erase`, { method: 'POST', cookie: parent.cookie, json: { password: parent.password, understood: true } });
+    expect(only.status).toBe(409);
+    expect(await jsonOf(only)).toEqual({ code: 'ONLY_ATHLETE', message: FAMILY.onlyAthlete });
+    expect(await requestRows(parent.userId)).toHaveLength(2);
+  });
+
+  it('the account’s own athlete can be erased on its own: the family keeps its other athlete, who then opens the dashboard', async () => {
+    const holder = await createVerifiedUser(app, { fullName: 'Kai Lane' });
+    await app.db.update(userProfiles).set({ holderName: 'Robin Lane', teamName: 'U16 Owls', jerseyNumber: 5 }).where(eq(userProfiles.id, holder.userId));
+    expect((await app.fetch('/api/requests', { method: 'POST', cookie: holder.cookie, json: { eventId: AUSTIN, games: GAMES[AUSTIN] } })).status).toBe(201);
+    const added = await app.fetch('/api/family/athletes', { method: 'POST', cookie: holder.cookie, json: { ...lily, firstName: 'Mia', lastName: 'Lane' } });
+    const mia = (await jsonOf<{ activeId: string }>(added)).activeId;
+
+    const erased = await app.fetch(`/api/family/athletes/${holder.userId}/erase`, { method: 'POST', cookie: holder.cookie, json: { password: holder.password, understood: true } });
+    expect(erased.status).toBe(200);
+    expect(await jsonOf(erased)).toEqual({ erased: true, activeId: mia });
+    // Kai is gone: his requests, his details; the profile is the holder's alone.
+    expect(await requestRows(holder.userId)).toEqual([]);
+    const [profile] = await app.db.select().from(userProfiles).where(eq(userProfiles.id, holder.userId));
+    expect(profile).toMatchObject({ firstName: 'Robin', lastName: 'Lane', teamName: null, jerseyNumber: null, dateOfBirth: null, avatarUrl: null, guardianConsentAt: null });
+    expect(profile!.ownAthleteErasedAt).not.toBeNull();
+    expect((await app.smtp.waitFor(holder.email, "Kai's profile has been erased")).text).toContain('Your account and your other athletes are not changed.');
+    // Mia opens the dashboard, with or without the switcher's cookie.
+    expect(await family(holder.cookie)).toMatchObject({ athletes: [{ id: mia, firstName: 'Mia' }], activeId: mia });
+    expect((await jsonOf<{ firstName: string }>(await app.fetch('/api/profile', { cookie: holder.cookie }))).firstName).toBe('Mia');
+    expect((await jsonOf<{ firstName: string }>(await app.fetch('/api/profile', { cookie: as(holder, holder.userId) }))).firstName).toBe('Mia');
+    // Mia is now the family's last athlete.
+    const last = await app.fetch(`/api/family/athletes/${mia}/erase`, { method: 'POST', cookie: holder.cookie, json: { password: holder.password, understood: true } });
+    expect(last.status).toBe(409);
+    expect(await addedTo(holder.userId)).toHaveLength(1);
   });
 
   it('closing the account erases the whole family', async () => {

@@ -115,6 +115,7 @@ describe('ViewerCache', () => {
     userId: 'u1',
     accountId: 'u1',
     familyAthleteIds: [],
+    ownAthleteErased: false,
     email: 'u1@example.com',
     name: 'U One',
     isAdmin: false,

@@ -10,7 +10,21 @@ import { eq, inArray, lt, and, sql } from 'drizzle-orm';
 import type { AppDeps } from '../deps';
 import { audit } from '../audit/log';
 import type { Auth } from '../auth/auth';
-import { admins, contactMessages, homepageSignups, highlightRequests, orders, user, userProfiles, verification } from '../db/schema';
+import {
+  admins,
+  athleteReferences,
+  contactMessages,
+  homepageSignups,
+  highlightRequests,
+  orders,
+  parentalConsents,
+  shareLinks,
+  user,
+  userProfiles,
+  userStills,
+  userVideos,
+  verification,
+} from '../db/schema';
 import { deleteMatchedFaces } from '../faces/references';
 import { accountErasedMail, athleteErasedMail } from '../mail/templates';
 import { BUCKETS } from '../storage/keys';
@@ -78,6 +92,54 @@ async function eraseOne(deps: Deps, userId: string, by: ErasedBy, options: { mai
     await deps.mailer.send(outcome.addedAthlete !== null ? athleteErasedMail(outcome.email, outcome.addedAthlete) : accountErasedMail(outcome.email));
   }
   return { erased: true, email: outcome.email };
+}
+
+/**
+ * The account's own athlete erased on its own while the family keeps its other athletes (decision
+ * 0036): that athlete's requests (with their clips and the faces they matched), references,
+ * consents, videos, stills, share links and stored files go, and the profile keeps only the
+ * holder's own details. The family's orders stay, as the holder's payments.
+ */
+export async function eraseOwnAthlete(deps: Deps, accountId: string): Promise<{ email: string; athleteName: string } | null> {
+  const now = new Date();
+  const erased = await deps.db.transaction(async (tx) => {
+    const [profile] = await tx.select().from(userProfiles).where(eq(userProfiles.id, accountId)).for('update');
+    if (!profile || profile.familyId || profile.ownAthleteErasedAt) return null;
+    const requests = await tx.select({ id: highlightRequests.id }).from(highlightRequests).where(eq(highlightRequests.userId, accountId));
+    await deleteMatchedFaces(tx, requests.map((r) => r.id));
+    for (const table of [shareLinks, userStills, userVideos, athleteReferences, parentalConsents, highlightRequests]) {
+      await tx.delete(table).where(eq(table.userId, accountId));
+    }
+    const [first = '', ...rest] = (profile.holderName ?? '').trim().split(/\s+/);
+    await tx
+      .update(userProfiles)
+      .set({
+        firstName: first,
+        lastName: rest.join(' '),
+        avatarUrl: null,
+        originalAvatarUrl: null,
+        bannerUrl: null,
+        teamName: null,
+        jerseyNumber: null,
+        dateOfBirth: null,
+        eventName: null,
+        guardianConsentAt: null,
+        parentalConsentAt: null,
+        parentalConsentBy: null,
+        faceMatchConsentAt: null,
+        faceMatchConsentBy: null,
+        faceMatchConsentPendingAt: null,
+        ownAthleteErasedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(userProfiles.id, accountId));
+    return { email: profile.email, athleteName: profile.firstName };
+  });
+  if (!erased) return null;
+  await removeUserFiles(deps, accountId);
+  await audit(deps.db, { actorId: accountId, action: 'account.erase', subjectUserId: null, details: { erasedUserId: accountId, by: 'self', ownAthlete: true } });
+  await deps.mailer.send(athleteErasedMail(erased.email, erased.athleteName));
+  return erased;
 }
 
 /** Every stored file under the user's folders (disk or S3). A file a job writes later is removed by that job (it finds no account). */

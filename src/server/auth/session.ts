@@ -11,7 +11,7 @@ import { secondFactorStep, type SecondFactorStep } from './two-factor';
 import { endViewAsSessions } from './impersonation';
 import { viewAsEndsAt } from './view-as-hour';
 import { ViewerCache, viewerCacheOf } from './viewer-cache';
-import { actingFor, addedAthleteIds } from '../family/members';
+import { actingFor, familyShape } from '../family/members';
 
 export interface Viewer {
   /**
@@ -23,6 +23,8 @@ export interface Viewer {
   accountId: string;
   /** The athletes the holder added, besides the account's own profile. */
   familyAthleteIds: string[];
+  /** The account's own athlete was erased on its own: the first added athlete stands in for it. */
+  ownAthleteErased: boolean;
   email: string;
   name: string;
   /** An active admin whose session passed the second factor (two-factor.ts). */
@@ -32,6 +34,12 @@ export interface Viewer {
   /** The admin viewing the site as this user ("View as User"), if that is what this session is. */
   impersonatedBy: string | null;
   sessionExpiresAt: Date;
+}
+
+/** The family the session's account holds (family/members.ts): cached with the session. */
+async function familyOfViewer(db: Db, accountId: string) {
+  const { addedIds, ownErased } = await familyShape(db, accountId);
+  return { familyAthleteIds: addedIds, ownAthleteErased: ownErased };
 }
 
 /** The viewer of a request: remembered for a few seconds per session cookie (viewer-cache.ts). */
@@ -71,7 +79,7 @@ async function lookUpSession(auth: Auth, db: Db, headers: Headers): Promise<View
   return {
     userId: result.user.id,
     accountId: result.user.id,
-    familyAthleteIds: activeAdmin ? [] : await addedAthleteIds(db, result.user.id),
+    ...(activeAdmin ? { familyAthleteIds: [], ownAthleteErased: false } : await familyOfViewer(db, result.user.id)),
     email: result.user.email,
     name: result.user.name,
     // A view-as session is the user's, whoever started it: never an admin's. An admin's own

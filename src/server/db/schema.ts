@@ -167,6 +167,11 @@ export const userProfiles = pgTable(
     familyId: text('family_id').references(() => user.id, { onDelete: 'cascade' }),
     /** The account holder's own name (a parent or guardian), greeted in every mail; null: the athlete holds the account. */
     holderName: text('holder_name'),
+    /**
+     * The account's own athlete was erased on its own ("Remove this athlete") while the family
+     * keeps its other athletes: the profile is then the holder's alone, listed nowhere as an athlete.
+     */
+    ownAthleteErasedAt: timestamp('own_athlete_erased_at', { withTimezone: true }),
     tutorialCompletedAt: timestamp('tutorial_completed_at', { withTimezone: true }),
     /** When the account holder agreed to face matching; null: the athlete is never searched for. */
     faceMatchConsentAt: timestamp('face_match_consent_at', { withTimezone: true }),

@@ -3,7 +3,7 @@
 // family_id is the account's id, on a user row that cannot sign in. Everything an athlete has
 // (requests, references, consents, videos, stills, share links, orders) hangs from that athlete's
 // id as it always did, so the switcher only decides which athlete a request acts for.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { userProfiles } from '../db/schema';
 import type { Viewer } from '../auth/session';
@@ -16,10 +16,22 @@ export function athleteCookie(athleteId: string, secure: boolean): string {
   return `${ATHLETE_COOKIE}=${athleteId}; Path=/; Max-Age=${365 * 24 * 3600}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
-/** Ids of the athletes the account added (not its own profile), oldest first. */
+/** Ids of the athletes the account added, oldest first. */
 export async function addedAthleteIds(db: Db, accountId: string): Promise<string[]> {
-  const rows = await db.select({ id: userProfiles.id }).from(userProfiles).where(eq(userProfiles.familyId, accountId)).orderBy(asc(userProfiles.createdAt));
-  return rows.map((r) => r.id);
+  return (await familyShape(db, accountId)).addedIds;
+}
+
+/** The athletes the account added (oldest first), and whether its own athlete was erased on its own. */
+export async function familyShape(db: Db, accountId: string): Promise<{ addedIds: string[]; ownErased: boolean }> {
+  const rows = await db
+    .select({ id: userProfiles.id, erasedAt: userProfiles.ownAthleteErasedAt })
+    .from(userProfiles)
+    .where(or(eq(userProfiles.id, accountId), eq(userProfiles.familyId, accountId)))
+    .orderBy(asc(userProfiles.createdAt), asc(userProfiles.id));
+  return {
+    addedIds: rows.filter((r) => r.id !== accountId).map((r) => r.id),
+    ownErased: rows.some((r) => r.id === accountId && r.erasedAt !== null),
+  };
 }
 
 /** The cookie's athlete id, as sent. */
@@ -34,15 +46,17 @@ export function chosenAthleteId(headers: Headers): string | null {
  */
 export async function actingFor(db: Db, viewer: Viewer, headers: Headers): Promise<Viewer> {
   const chosen = chosenAthleteId(headers);
-  if (!chosen || chosen === viewer.accountId) return viewer;
+  // The account's own athlete erased on its own: the family's first added athlete stands in.
+  const first = viewer.ownAthleteErased && viewer.familyAthleteIds[0] ? { ...viewer, userId: viewer.familyAthleteIds[0] } : viewer;
+  if (!chosen || chosen === viewer.accountId) return first;
   if (viewer.familyAthleteIds.includes(chosen)) return { ...viewer, userId: chosen };
   // Added a moment ago, past the session cache: the database decides.
-  if (viewer.isAdmin) return viewer;
+  if (viewer.isAdmin) return first;
   const [row] = await db
     .select({ id: userProfiles.id })
     .from(userProfiles)
     .where(and(eq(userProfiles.id, chosen), eq(userProfiles.familyId, viewer.accountId)));
-  return row ? { ...viewer, userId: chosen, familyAthleteIds: [...viewer.familyAthleteIds, chosen] } : viewer;
+  return row ? { ...viewer, userId: chosen, familyAthleteIds: [...viewer.familyAthleteIds, chosen] } : first;
 }
 
 /** The account that holds this athlete: the family's id. */
@@ -70,7 +84,8 @@ export async function familyAthletes(db: Db, accountId: string): Promise<FamilyA
     dateOfBirth: userProfiles.dateOfBirth,
     avatarUrl: userProfiles.avatarUrl,
   };
-  const own = await db.select(columns).from(userProfiles).where(eq(userProfiles.id, accountId));
+  // The account's own athlete, unless it was erased on its own.
+  const own = await db.select(columns).from(userProfiles).where(and(eq(userProfiles.id, accountId), isNull(userProfiles.ownAthleteErasedAt)));
   const added = await db.select(columns).from(userProfiles).where(eq(userProfiles.familyId, accountId)).orderBy(asc(userProfiles.createdAt));
   return [...own.map((r) => ({ ...r, own: true })), ...added.map((r) => ({ ...r, own: false }))].map(({ avatarUrl, ...r }) => ({ ...r, hasHeadshot: Boolean(avatarUrl) }));
 }

@@ -4,7 +4,7 @@
 import { Hono, type Context } from 'hono';
 import { FAMILY } from '../../common/family-messages';
 import { addAthleteSchema, firstIssue } from '../../common/schemas';
-import { eraseAccount } from '../accounts/erasure';
+import { eraseAccount, eraseOwnAthlete } from '../accounts/erasure';
 import { refuseUnconfirmedErasure } from '../accounts/erasure-consent';
 import { refuseWhileImpersonating, requireUser, type ViewerEnv } from '../auth/session';
 import type { AppDeps } from '../deps';
@@ -48,14 +48,18 @@ export function familyRoutes(deps: AppDeps) {
     .post('/athletes/:id/erase', refuseWhileImpersonating(FAMILY.familyOnly), async (c) => {
       const { viewer } = c.var;
       const athleteId = c.req.param('id');
-      const athlete = (await familyAthletes(db, viewer.accountId)).find((a) => a.id === athleteId);
+      const athletes = await familyAthletes(db, viewer.accountId);
+      const athlete = athletes.find((a) => a.id === athleteId);
       if (!athlete) return apiError(c, 404, 'NOT_FOUND', FAMILY.notYourAthlete);
-      if (athlete.own) return apiError(c, 409, 'OWN_PROFILE', FAMILY.ownProfile);
+      // The family's last athlete goes only with the account ("Close account").
+      if (athletes.length < 2) return apiError(c, 409, 'ONLY_ATHLETE', FAMILY.onlyAthlete);
       const refused = await refuseUnconfirmedErasure(deps, c, viewer.accountId);
       if (refused) return refused;
-      await eraseAccount(deps, athleteId, { kind: 'self' });
-      // Back to the account's own profile.
-      choose(c, viewer.accountId);
-      return c.json({ erased: true, activeId: viewer.accountId });
+      if (athlete.own) await eraseOwnAthlete(deps, viewer.accountId);
+      else await eraseAccount(deps, athleteId, { kind: 'self' });
+      // On to the family's first athlete left.
+      const next = athletes.find((a) => a.id !== athleteId)!.id;
+      choose(c, next);
+      return c.json({ erased: true, activeId: next });
     });
 }

@@ -20,7 +20,7 @@ import { AgeConsents } from '../../ui/age-consents';
 import { ImageDropZone } from '../../ui/image-drop-zone';
 import { UsStateSelect } from '../../ui/us-state-select';
 import { useRegistrationEvents } from './registration-events';
-import { ANOTHER_ATHLETE } from '../../../common/family-messages';
+import { anotherAthleteNote } from '../../../common/family-messages';
 import { keepPendingAthlete } from '../family/pending-athlete';
 
 export interface RegistrationPrefill {
@@ -85,8 +85,8 @@ export function RegistrationForm({ prefill }: { prefill: RegistrationPrefill }) 
           teamName: form.value('teamName'),
           jerseyNumber: form.value('jerseyNumber'),
         });
-        notify.info({ title: ANOTHER_ATHLETE.title, description: ANOTHER_ATHLETE.description(form.value('firstName')) }, TIMING.signupConfirmToast);
-        navigate(`/auth?email=${encodeURIComponent(email)}`);
+        // The spec's toast stays the one toast; the way on is said on the sign-in page.
+        navigate(`/auth?email=${encodeURIComponent(email)}`, { state: { message: anotherAthleteNote(form.value('firstName')) } });
         return;
       }
       if (e?.code === 'USER_ALREADY_EXISTS') {

@@ -1,6 +1,7 @@
 // The family's athletes at the top of the dashboard (decision 0036): one button per athlete (the
-// one shown is pressed), "Add athlete" beside them, and removing the athlete shown when the holder
-// added it. An admin viewing the site as the family may switch but neither add nor remove.
+// one shown is pressed), "Add athlete" beside them, and removing the athlete shown while the family
+// has another (its last goes only with the account). An admin viewing the site as the family may
+// switch but neither add nor remove.
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { UserPlus } from 'lucide-react';
@@ -93,7 +94,7 @@ export function AthleteSwitcher({ familyOnly }: { familyOnly: boolean }) {
           />
         </>
       )}
-      {!familyOnly && active && !active.own && (
+      {!familyOnly && active && athletes.length > 1 && (
         <PasswordEraseDialog
           texts={{
             title: FAMILY.removeTitle(active.firstName),
