@@ -217,6 +217,11 @@ describe('a family with two athletes (issue 34, item 1)', () => {
     const viewing = cookiesFrom(started);
     expect(await jsonOf(await app.fetch('/api/family', { cookie: viewing }))).toMatchObject({ activeId: lilyId, athletes: [{ id: parent.userId }, { id: lilyId }] });
     await app.fetch('/api/auth/impersonation/stop', { method: 'POST', cookie: viewing });
+    // The visit was to the family: its dashboard lists it on either athlete.
+    for (const cookie of [parent.cookie, as(parent, lilyId)]) {
+      expect((await jsonOf<{ supportVisits: unknown[] }>(await app.fetch('/api/dashboard', { cookie }))).supportVisits).toHaveLength(1);
+      expect(await jsonOf<unknown[]>(await app.fetch('/api/profile/support-visits', { cookie }))).toHaveLength(1);
+    }
   });
 
   it('an admin viewing the site as the family sees both athletes and may switch, but not add or remove one', async () => {

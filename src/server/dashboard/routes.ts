@@ -52,7 +52,8 @@ export function dashboardRoutes(deps: AppDeps) {
       events,
       shareLinks,
       faceMatching: faceMatchingState(row.profile, referenceFactsFromJson(row.references), userId),
-      supportVisits: row.visited ? await supportVisits(db, userId) : [],
+      // Visits are to the family's account, whichever athlete the dashboard is on.
+      supportVisits: row.visited || c.var.viewer.accountId !== userId ? await supportVisits(db, c.var.viewer.accountId) : [],
     });
   });
 }

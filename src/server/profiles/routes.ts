@@ -63,7 +63,7 @@ export function profileRoutes(deps: AppDeps, hooks: ProfileHooks) {
     .get('/support-visits', async (c) => {
       // The family can see when our support team viewed their account, and for how long.
       c.header('Cache-Control', 'no-store');
-      return c.json(await supportVisits(deps.db, c.var.viewer.userId));
+      return c.json(await supportVisits(deps.db, c.var.viewer.accountId));
     })
     // The quick sign-up's "finish your athlete's profile" step: the birthday and, under 18, the
     // guardian's agreement, with the registration's rules. The family's own act, like consent.
