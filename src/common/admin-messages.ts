@@ -464,3 +464,39 @@ export const ADMIN_UPLOADS = {
   tooMuchOpen: (limitGb: number, hours: number) =>
     `Your unfinished uploads already add up to the ${Math.round(limitGb * 10) / 10} GB allowed. Finish or cancel one first; an upload that gets no data for ${Math.round(hours * 10) / 10} hours is removed.`,
 };
+
+/** The teams and rosters of an event, on the footage screen (issue 35, item 1). */
+export const ROSTER = {
+  title: 'Teams and rosters',
+  intro: 'Each team of the event with its kit and its athletes by number. Families name their team and number when they ask for a reel.',
+  none: 'No teams yet. Import a roster file to add them.',
+  import: 'Import roster (CSV)',
+  format: 'One athlete a line, with a header: team, number, name. Optional columns: kit color, number color, away kit color, away number color (as #1e40af). A team or number already there is updated.',
+  importing: 'Importing…',
+  imported: (teams: number, added: number, updated: number) => ({
+    title: 'Roster imported',
+    description: `${teams} ${teams === 1 ? 'team' : 'teams'}: ${added} ${added === 1 ? 'athlete' : 'athletes'} added, ${updated} updated.`,
+  }),
+  athletes: (n: number) => `${n} ${n === 1 ? 'athlete' : 'athletes'}`,
+  removeTeam: 'Remove team',
+  removeTeamConfirm: (name: string) => `Remove ${name} and its roster?`,
+  teamRemoved: 'Team removed',
+  failedTitle: 'Roster not imported',
+  empty: 'The file has no athletes in it.',
+  header: 'The first line must name the columns: team, number and name (kit colours are optional).',
+  tooLarge: 'The file is too large: a roster file is at most 256 KB.',
+  tooManyRows: (max: number) => `The file has more than ${max} lines: split it by team.`,
+  badRows: (n: number) => `Nothing was imported: ${n} ${n === 1 ? 'line needs' : 'lines need'} fixing.`,
+  line: (line: number, message: string) => `Line ${line}: ${message}`,
+  bad: {
+    team: 'the team is missing.',
+    teamText: 'the team name is too long or holds characters that are not allowed.',
+    number: (v: string) => (v ? `“${v}” is not a jersey number (0 to 9999).` : 'the number is missing.'),
+    name: "the athlete's name is missing.",
+    nameText: "the athlete's name is too long or holds characters that are not allowed.",
+    colour: (v: string) => `“${v}” is not a colour like #1e40af.`,
+    duplicate: (n: number, team: string, line: number) => `#${n} of ${team} is already on line ${line}.`,
+  },
+  notFound: 'That team is not there any more.',
+  eventNotFound: 'That event is not there any more.',
+} as const;

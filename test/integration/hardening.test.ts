@@ -110,6 +110,7 @@ describe('threat 2: request bodies are limited before they are read', () => {
       'PATCH /api/admin/footage-uploads/00000000-0000-4000-8000-000000000000',
       'PATCH /api/admin/uploads/00000000-0000-4000-8000-000000000000',
       'POST /api/account/register',
+      'POST /api/admin/events/00000000-0000-4000-8000-000000000000/roster',
       'POST /api/admin/footage-uploads',
       'POST /api/admin/uploads',
       'POST /api/admin/users/00000000-0000-4000-8000-000000000000/stills',

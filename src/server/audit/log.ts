@@ -14,6 +14,7 @@ export type AuditAction =
   | 'footage.delete'
   | 'footage.reindex'
   | 'footage.offset'
+  | 'roster.import'
   | 'reel.render'
   | 'event.create'
   | 'event.update'

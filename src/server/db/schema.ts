@@ -309,6 +309,42 @@ export const eventGames = pgTable(
   (t) => [index('event_games_event_idx').on(t.eventId, t.position)],
 );
 
+/**
+ * A team playing at an event (issue 35, item 1): its name and kit, home and (when it has two) away,
+ * as #rrggbb colours of the shirt and of the number on it; its roster is in roster_entries.
+ */
+export const eventTeams = pgTable(
+  'event_teams',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kitColor: text('kit_color'),
+    numberColor: text('number_color'),
+    awayKitColor: text('away_kit_color'),
+    awayNumberColor: text('away_number_color'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('event_teams_event_name_idx').on(t.eventId, sql`lower(${t.name})`)],
+);
+
+/** One athlete on a team's roster: the name the team gave and the number on the shirt. */
+export const rosterEntries = pgTable(
+  'roster_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => eventTeams.id, { onDelete: 'cascade' }),
+    athleteName: text('athlete_name').notNull(),
+    jerseyNumber: integer('jersey_number').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('roster_entries_team_number_idx').on(t.teamId, t.jerseyNumber)],
+);
+
 export const highlightRequestStatus = pgEnum('highlight_request_status', [
   'pending',
   'ready_to_purchase',

@@ -3,7 +3,10 @@
 import { Hono } from 'hono';
 import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
 import { z } from 'zod';
-import { FOOTAGE } from '../../common/admin-messages';
+import { FOOTAGE, ROSTER } from '../../common/admin-messages';
+import { uploadLimit } from '../http/uploads';
+import { parseRoster, ROSTER_MAX_BYTES } from '../rosters/csv';
+import { importRoster, listRoster, removeTeam } from '../rosters/service';
 import { hasControlCharacters } from '../../common/schemas';
 import type { ViewerEnv } from '../auth/session';
 import { audit } from '../audit/log';
@@ -119,6 +122,28 @@ export function footageRoutes(deps: AppDeps) {
       if (!row) return apiError(c, 404, 'NOT_FOUND', 'Not found');
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'game.update', subjectUserId: null, details: { gameId: row.id, ...parsed.data } });
       return c.json({ id: row.id });
+    })
+    // The event's teams and rosters (issue 35, item 1): a roster file is taken whole or not at all.
+    .get('/events/:id/roster', async (c) => {
+      const [event] = await deps.db.select({ id: events.id }).from(events).where(eq(events.id, c.req.param('id')));
+      if (!event) return apiError(c, 404, 'NOT_FOUND', ROSTER.eventNotFound);
+      return c.json(await listRoster(deps.db, event.id));
+    })
+    .post('/events/:id/roster', uploadLimit(ROSTER_MAX_BYTES, { title: ROSTER.failedTitle, description: ROSTER.tooLarge }), async (c) => {
+      const [event] = await deps.db.select({ id: events.id }).from(events).where(eq(events.id, c.req.param('id')));
+      if (!event) return apiError(c, 404, 'NOT_FOUND', ROSTER.eventNotFound);
+      const parsed = parseRoster(await c.req.text());
+      if (!parsed.ok) {
+        return c.json({ code: 'ROSTER_REFUSED', title: ROSTER.failedTitle, message: parsed.problem, lines: parsed.bad.map((b) => ROSTER.line(b.line, b.message)) }, 400);
+      }
+      const outcome = await importRoster(deps.db, event.id, parsed.rows);
+      await audit(deps.db, { actorId: c.var.viewer.userId, action: 'roster.import', subjectUserId: null, details: { eventId: event.id, ...outcome } });
+      return c.json({ ...outcome, teams: await listRoster(deps.db, event.id), teamCount: outcome.teams });
+    })
+    .delete('/events/:id/teams/:teamId', async (c) => {
+      const teamId = c.req.param('teamId');
+      if (!isUuid(teamId) || !(await removeTeam(deps.db, c.req.param('id'), teamId))) return apiError(c, 404, 'NOT_FOUND', ROSTER.notFound);
+      return c.json({ removed: true });
     })
     .get('/events/:id/footage', async (c) => {
       const eventId = c.req.param('id');

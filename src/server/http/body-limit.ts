@@ -20,6 +20,8 @@ export const UPLOAD_ROUTES: ReadonlyArray<{ method: string; path: RegExp }> = [
   { method: 'POST', path: /^\/api\/admin\/footage-uploads$/ },
   { method: 'PATCH', path: /^\/api\/admin\/footage-uploads\/[^/]+$/ },
   { method: 'POST', path: /^\/api\/profile\/reference-photos$/ },
+  // A roster file, as CSV text (rosters/csv.ts).
+  { method: 'POST', path: /^\/api\/admin\/events\/[^/]+\/roster$/ },
 ];
 
 export function isUploadRoute(method: string, pathname: string): boolean {

@@ -6,6 +6,7 @@ import { AdminPageHeader } from '../features/admin/page-header';
 import { useAddGame, useAdminEvents, useCreateEvent, useEventFootage, useUpdateEvent, useUpdateGame, type AdminEvent } from '../features/footage/api';
 import { FootageList } from '../features/footage/footage-list';
 import { FootageUpload } from '../features/footage/footage-upload';
+import { RosterCard } from '../features/footage/rosters';
 import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
 import { Button } from '../ui/button';
@@ -155,6 +156,7 @@ function EventFootage({ event }: { event: AdminEvent }) {
         </div>
         <AddGameForm eventId={event.id} />
       </Card>
+      <RosterCard eventId={event.id} />
       <h2 className="mb-4 font-display text-2xl uppercase tracking-wide text-white">{FOOTAGE.games}</h2>
       {!event.games.length && <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300">{FOOTAGE.noGames}</p>}
       <div className="flex flex-col gap-4">
