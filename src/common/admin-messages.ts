@@ -499,4 +499,20 @@ export const ROSTER = {
   },
   notFound: 'That team is not there any more.',
   eventNotFound: 'That event is not there any more.',
+  /** The review: the family's request against the event's roster. */
+  link: {
+    title: 'On the roster',
+    named: (team: string, number: number | null) => `${team} #${number ?? '?'}`,
+    rosterName: (name: string) => `The roster says: ${name}`,
+    doubts: {
+      no_entry: "There is no athlete with this number on the team's roster.",
+      claimed_twice: 'Another family named the same athlete.',
+      lookalike: "The athlete's face is about as close to another family's athlete.",
+    },
+    sure: 'Sure: the family can purchase the reel.',
+    waiting: 'Doubtful: the family cannot purchase the reel until you confirm it.',
+    confirm: 'This is their athlete',
+    confirmHint: 'Confirm only once you know: the team told you, or you checked the photo against the roster.',
+    confirmed: 'Confirmed by the team: the family can purchase the reel.',
+  },
 } as const;

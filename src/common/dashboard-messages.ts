@@ -21,6 +21,13 @@ export const REQUEST = {
   formIntro: "Pick the event and the games your athlete played. We'll email you as soon as your reel is ready to purchase.",
   eventRequired: { title: 'Event Required', description: 'Please select an event before submitting.' } satisfies ToastText,
   gamesRequired: { title: 'Games Required', description: 'Please select at least one game before submitting.' } satisfies ToastText,
+  /** An event with rosters (issue 35, item 1): the athlete's team and number find them on it. */
+  team: 'Team',
+  teamHint: "Your athlete's team at this event, and the number on their shirt: we find them by it.",
+  number: 'Jersey number',
+  teamRequired: "Choose your athlete's team at this event.",
+  unknownTeam: 'That team does not play at this event: choose it from the list.',
+  numberRequired: "Enter the number on your athlete's shirt (0 to 9999).",
   submitted: {
     title: 'Request Submitted',
     description: "We've received your request. We'll let you know when your reel is ready to purchase.",
@@ -122,6 +129,8 @@ export const CHECKOUT = {
   noUrl: 'Could not create checkout session.',
   generic: 'Something went wrong. Please try again.',
   notReady: 'This reel is not ready to purchase yet.',
+  /** The team and number did not find the athlete surely on the event's roster (issue 35, item 1). */
+  rosterUnconfirmed: "Our team is checking that this athlete is yours on the event's roster. You can purchase the reel once they have; we'll email you.",
   alreadyPaid: 'This reel has already been paid for.',
   /** A payment for the session is in and being confirmed: no second checkout. */
   paymentInProgress: 'Your payment is being confirmed. Please wait a moment before trying again.',

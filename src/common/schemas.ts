@@ -219,6 +219,20 @@ export type ProfileEdit = z.output<typeof profileEditSchema>;
 export const highlightRequestSchema = z.object({
   eventId: z.string({ error: REQUEST.eventRequired.description }).min(1, REQUEST.eventRequired.description).max(100),
   games: z.array(z.string().min(1).max(100)).max(50).default([]),
+  /** At an event with rosters: the athlete's team and shirt number (requests/service.ts checks them). */
+  team: z.string().trim().max(80, REQUEST.unknownTeam).nullish(),
+  jerseyNumber: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((v, ctx) => {
+      if (v === undefined || v === null || v === '') return null;
+      const n = typeof v === 'number' ? v : Number(v.trim());
+      if (!Number.isInteger(n) || n < 0 || n > 9999) {
+        ctx.addIssue({ code: 'custom', message: REQUEST.numberRequired });
+        return z.NEVER;
+      }
+      return n;
+    }),
 });
 export type HighlightRequestInput = z.input<typeof highlightRequestSchema>;
 

@@ -8,12 +8,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { ROSTER } from '../../src/common/admin-messages';
+import { CHECKOUT, DASHBOARD, REQUEST } from '../../src/common/dashboard-messages';
 import { expectAccessible } from './a11y';
 import { grantAdmin, launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
 
 let product: Product;
 let browser: Browser;
 let work: string;
+/** The admin's session (past the second factor), for the next test's review. */
+let adminCookies: Awaited<ReturnType<import('playwright-core').BrowserContext['cookies']>> = [];
 
 beforeAll(async () => {
   [product, browser] = await Promise.all([startProduct(), launchBrowser()]);
@@ -37,6 +40,7 @@ it('the admin imports a roster: every bad line is named, nothing is taken, then 
   await page.goto(admin.link);
   await page.waitForURL('**/dashboard');
   await grantAdmin(product, admin.email, { page, password: 'secret123' });
+  adminCookies = await page.context().cookies();
   await page.goto(`${product.url}/admin/footage`);
   const card = page.getByTestId('rosters');
   await card.getByText(ROSTER.none).waitFor();
@@ -73,3 +77,61 @@ it('the admin imports a roster: every bad line is named, nothing is taken, then 
   // The refused file's 400 is the one the browser logs.
   expect(errors.filter((e) => !e.includes('status of 400'))).toEqual([]);
 }, 240_000);
+
+it('a family names the team and number; when another family names the same athlete, the reel waits for the admin, who confirms it in the review', async () => {
+  const headers = { origin: product.url };
+  // Family A, on a phone: their profile says Falcons #12, so the request form is filled in.
+  const a = await signUpByApi(product, 'Ava Stone');
+  const family = await newPage(browser, 390);
+  await family.page.goto(a.link);
+  await family.page.waitForURL('**/dashboard');
+  await family.page.request.patch(`${product.url}/api/profile`, { headers, data: { firstName: 'Ava', lastName: 'Stone', teamName: 'Falcons', jerseyNumber: '12' } });
+  await family.page.request.put(`${product.url}/api/profile/athlete`, { headers, data: { birthday: '2011-03-14', guardianConsent: true } });
+  await family.page.request.post(`${product.url}/api/profile/tutorial`, { headers });
+  await family.page.reload();
+  const card = family.page.locator('section', { has: family.page.getByRole('heading', { name: DASHBOARD.cards.request }) });
+  await card.getByRole('radio', { name: /Austin Fall League/ }).check();
+  await card.getByRole('group', { name: 'Games' }).getByRole('checkbox').first().check();
+  const team = card.getByTestId('request-team');
+  expect(await team.getByLabel(REQUEST.team).inputValue()).toBe('Falcons');
+  expect(await team.getByLabel(REQUEST.number).inputValue()).toBe('12');
+  await team.scrollIntoViewIfNeeded();
+  await shot(family.page, 'rosters-04-request-team-390');
+  await card.getByRole('button', { name: 'Submit Request' }).click();
+  await card.getByRole('button', { name: DASHBOARD.requestSubmitted }).waitFor();
+
+  // Family B names the same athlete.
+  const b = await signUpByApi(product, 'Sly Stranger');
+  const other = await newPage(browser, 390);
+  await other.page.goto(b.link);
+  await other.page.waitForURL('**/dashboard');
+  await other.page.request.put(`${product.url}/api/profile/athlete`, { headers, data: { birthday: '2011-05-01', guardianConsent: true } });
+  expect((await other.page.request.post(`${product.url}/api/requests`, { headers, data: { eventId: 'austin-fall-league-2024', games: ['austin-sat-1'], team: 'Falcons', jerseyNumber: 12 } })).status()).toBe(201);
+  await other.context.close();
+
+  // The admin approves A's request: A is told the team checks first, and cannot pay yet.
+  const admin = await newPage(browser, 1280);
+  await admin.context.addCookies(adminCookies);
+  const [request] = (await (await family.page.request.get(`${product.url}/api/requests`)).json()) as Array<{ id: string }>;
+  expect((await admin.page.request.post(`${product.url}/api/admin/requests/${request!.id}/acknowledge`, { headers })).status()).toBe(200);
+  await family.page.reload();
+  await family.page.getByTestId('reel-roster-checking').getByText(CHECKOUT.rosterUnconfirmed).waitFor();
+  expect(await family.page.getByRole('button', { name: DASHBOARD.purchaseReel }).count()).toBe(0);
+  await shot(family.page, 'rosters-05-family-waits-390');
+  await expectAccessible(family.page, 'reel waiting for the roster check');
+
+  // The review says why, and the admin confirms.
+  await admin.page.goto(`${product.url}/admin/requests/${request!.id}`);
+  const link = admin.page.getByTestId('roster-link');
+  await link.getByText(ROSTER.link.doubts.claimed_twice).waitFor();
+  await link.getByText(ROSTER.link.rosterName('Ava Stone')).waitFor();
+  await shot(admin.page, 'rosters-06-review-doubt-1280');
+  await expectAccessible(admin.page, 'review with a doubtful roster link');
+  await link.getByRole('button', { name: ROSTER.link.confirm }).click();
+  await link.getByText(ROSTER.link.confirmed).waitFor();
+  await family.page.reload();
+  await family.page.getByRole('button', { name: DASHBOARD.purchaseReel }).first().waitFor();
+  expect(family.errors).toEqual([]);
+  expect(admin.errors).toEqual([]);
+}, 240_000);
+

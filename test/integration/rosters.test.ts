@@ -1,14 +1,17 @@
 // An event's teams and rosters (issue 35, item 1): the admin imports a roster file on the footage
 // screen; every bad line is reported with its number and what is wrong, and a file with any bad
 // line changes nothing; a file imported again updates names and kits and adds what is new; a team
-// can be removed with its roster; only an admin may do any of it.
+// can be removed with its roster; only an admin may do any of it. A family's request names the
+// team and number and is linked to that roster entry; a doubtful link (no such number, two families
+// on one athlete) cannot be bought until an admin confirms it.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROSTER } from '../../src/common/admin-messages';
-import { eventTeams, rosterEntries } from '../../src/server/db/schema';
+import { CHECKOUT, REQUEST } from '../../src/common/dashboard-messages';
+import { eventTeams, highlightRequests, orders, rosterEntries } from '../../src/server/db/schema';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
-import { jsonOf } from '../support/http';
+import { jsonOf, settle } from '../support/http';
 
 type User = Awaited<ReturnType<typeof createVerifiedUser>>;
 let app: TestApp;
@@ -118,5 +121,83 @@ describe('rosters (issue 35, item 1)', () => {
     expect(await counts()).toEqual(before);
     const unknown = await importAs(admin.cookie, 'team,number,name\nOwls,1,A', 'no-such-event');
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('requests linked to the roster (issue 35, item 1)', () => {
+  const GAMES = ['austin-sat-1'];
+  const ask = (who: User, body: Record<string, unknown>) => app.fetch('/api/requests', { method: 'POST', cookie: who.cookie, json: { eventId: EVENT, games: GAMES, ...body } });
+  const approve = (id: string) => app.fetch(`/api/admin/requests/${id}/acknowledge`, { method: 'POST', cookie: admin.cookie });
+  const checkout = (who: User, requestId: string) => app.fetch('/api/checkout', { method: 'POST', cookie: who.cookie, json: { requestId } });
+  const review = async (id: string) => (await jsonOf<{ request: { roster: unknown } }>(await app.fetch(`/api/admin/requests/${id}/review`, { cookie: admin.cookie }))).request.roster;
+  const requested = async (who: User, body: Record<string, unknown>) => {
+    const res = await ask(who, body);
+    expect(res.status).toBe(201);
+    const { id } = await jsonOf<{ id: string }>(res);
+    expect((await approve(id)).status).toBe(200);
+    return id;
+  };
+
+  it('a family sees the event’s team names, never the roster’s athletes', async () => {
+    const events = await jsonOf<Array<{ id: string; teams: string[] }>>(await app.fetch('/api/events', { cookie: member.cookie }));
+    expect(events.find((e) => e.id === EVENT)!.teams).toEqual(['Falcons']);
+    expect(JSON.stringify(events)).not.toContain('Ava M. Stone');
+  });
+
+  it('asks for the team and number at an event with rosters, with the exact messages, and creates nothing without them', async () => {
+    const family = await createVerifiedUser(app, { fullName: 'Nia Nonumber' });
+    for (const [body, code, message] of [
+      [{}, 'TEAM_REQUIRED', REQUEST.teamRequired],
+      [{ team: 'Falcons' }, 'NUMBER_REQUIRED', REQUEST.numberRequired],
+      [{ team: 'Owls', jerseyNumber: 4 }, 'UNKNOWN_TEAM', REQUEST.unknownTeam],
+      [{ team: 'Falcons', jerseyNumber: 'x' }, 'VALIDATION_ERROR', REQUEST.numberRequired],
+    ] as const) {
+      const res = await ask(family, body);
+      expect(res.status).toBe(400);
+      expect(await jsonOf(res)).toMatchObject({ code, message });
+    }
+    expect(await app.db.select().from(highlightRequests).where(eq(highlightRequests.userId, family.userId))).toEqual([]);
+  });
+
+  it('a sure link can be bought; a number claimed by two families, or on no roster, waits for the admin to confirm', async () => {
+    const lee = await createVerifiedUser(app, { fullName: 'Lee Jordan' });
+    const leeRequest = await requested(lee, { team: 'falcons', jerseyNumber: '4' });
+    expect(await review(leeRequest)).toEqual({ team: 'Falcons', jerseyNumber: 4, rosterName: 'Lee, Jordan', doubts: [], confirmedAt: null });
+    expect((await checkout(lee, leeRequest)).status).toBe(200);
+    await app.smtp.waitFor(lee.email, 'Ready to purchase');
+
+    // Two families name #12: neither can buy until the team confirms which is theirs.
+    const ava = await createVerifiedUser(app, { fullName: 'Ava Stone' });
+    const stranger = await createVerifiedUser(app, { fullName: 'Sly Stranger' });
+    const avaRequest = await requested(ava, { team: 'Falcons', jerseyNumber: 12 });
+    const strangerRequest = await requested(stranger, { team: 'Falcons', jerseyNumber: 12 });
+    for (const [who, id] of [[ava, avaRequest], [stranger, strangerRequest]] as const) {
+      expect(await review(id)).toMatchObject({ rosterName: 'Ava M. Stone', doubts: ['claimed_twice'], confirmedAt: null });
+      const refused = await checkout(who, id);
+      expect(refused.status).toBe(409);
+      expect(await jsonOf(refused)).toMatchObject({ code: 'ROSTER_UNCONFIRMED', message: CHECKOUT.rosterUnconfirmed });
+      const mine = await jsonOf<Array<{ id: string; rosterChecking: boolean }>>(await app.fetch('/api/requests', { cookie: who.cookie }));
+      expect(mine.find((r) => r.id === id)!.rosterChecking).toBe(true);
+    }
+    expect(await app.db.select().from(orders).where(eq(orders.requestId, strangerRequest))).toEqual([]);
+
+    // Only an admin confirms; then that family can buy, the other still cannot.
+    expect((await app.fetch(`/api/admin/requests/${avaRequest}/confirm-athlete`, { method: 'POST', cookie: member.cookie })).status).toBe(403);
+    expect((await app.fetch(`/api/admin/requests/${avaRequest}/confirm-athlete`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
+    expect(await review(avaRequest)).toMatchObject({ doubts: ['claimed_twice'], confirmedAt: expect.any(String) });
+    expect((await checkout(ava, avaRequest)).status).toBe(200);
+    expect((await checkout(stranger, strangerRequest)).status).toBe(409);
+
+    // A number on no roster.
+    const nobody = await createVerifiedUser(app, { fullName: 'Nadia Nobody' });
+    const nobodyRequest = await requested(nobody, { team: 'Falcons', jerseyNumber: 99 });
+    expect(await review(nobodyRequest)).toEqual({ team: 'Falcons', jerseyNumber: 99, rosterName: null, doubts: ['no_entry'], confirmedAt: null });
+    expect((await checkout(nobody, nobodyRequest)).status).toBe(409);
+    // Its "ready to purchase" mail waits for the team's check: none at approval, one once confirmed.
+    await settle(1500);
+    expect(app.smtp.mails.filter((m) => m.to.includes(nobody.email.toLowerCase()) && m.subject.startsWith('Ready to purchase'))).toEqual([]);
+    expect((await app.fetch(`/api/admin/requests/${nobodyRequest}/confirm-athlete`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
+    await app.smtp.waitFor(nobody.email, 'Ready to purchase');
+    expect((await checkout(nobody, nobodyRequest)).status).toBe(200);
   });
 });

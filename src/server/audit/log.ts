@@ -15,6 +15,7 @@ export type AuditAction =
   | 'footage.reindex'
   | 'footage.offset'
   | 'roster.import'
+  | 'roster.confirm'
   | 'reel.render'
   | 'event.create'
   | 'event.update'

@@ -372,11 +372,20 @@ export const highlightRequests = pgTable(
     matchedAt: timestamp('matched_at', { withTimezone: true }),
     /** Another athlete of the event has a reference closer than the match threshold. */
     lookalike: boolean('lookalike').notNull().default(false),
+    /** The team and number the family named for an event with rosters (issue 35, item 1). */
+    teamName: text('team_name'),
+    jerseyNumber: integer('jersey_number'),
+    /** The roster entry that team and number name; null when there is none. */
+    rosterEntryId: uuid('roster_entry_id').references(() => rosterEntries.id, { onDelete: 'set null' }),
+    /** An admin confirmed the athlete is this family's despite a doubtful link (rosters/link.ts). */
+    rosterConfirmedAt: timestamp('roster_confirmed_at', { withTimezone: true }),
+    rosterConfirmedBy: text('roster_confirmed_by').references(() => user.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('highlight_requests_user_idx').on(t.userId, t.createdAt),
     index('highlight_requests_status_idx').on(t.status),
     index('highlight_requests_user_status_idx').on(t.userId, t.status),
+    index('highlight_requests_roster_entry_idx').on(t.rosterEntryId),
     // One open request per user and event; a delivered one does not block a new request.
     uniqueIndex('highlight_requests_one_open_per_event_idx')
       .on(t.userId, t.eventId)

@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { eventGames, events } from '../db/schema';
 import type { AppDeps } from '../deps';
+import { eventTeamNames } from '../rosters/link';
 
 /** Active events with their games, one row per game (or one with no game), in the list's order. */
 const activeEventsWithGames = preparedQuery((db) =>
@@ -35,7 +36,9 @@ export async function listActiveEvents(db: Db) {
     if (!entry) list.set(e.id, (entry = { id: e.id, name: e.name, location: e.location, dates: e.dates, reelsFrom, demo: e.demo, games: [] }));
     if (gameId !== null) entry.games.push({ id: gameId, label: gameLabel! });
   }
-  return [...list.values()];
+  // The teams of events with rosters, by name only: the request form's choice (issue 35, item 1).
+  const teams = await eventTeamNames(db, [...list.keys()]);
+  return [...list.values()].map((e) => ({ ...e, teams: teams.get(e.id) ?? [] }));
 }
 export type EventDto = Awaited<ReturnType<typeof listActiveEvents>>[number];
 

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { CHECKOUT, PROMO } from '../../common/dashboard-messages';
 import { highlightRequests, orders } from '../db/schema';
+import { rosterAllowsPurchase } from '../rosters/link';
 import { isUniqueViolation, isUuid } from '../db/errors';
 import type { AppDeps } from '../deps';
 import { afterOrderCompleted, completeOrder, type Order } from './completion';
@@ -41,6 +42,8 @@ export async function startCheckout(deps: AppDeps, buyer: Buyer, input: Checkout
   const request = await findRequest(deps, buyer.userId, input.requestId);
   if (!request) throw new CheckoutRefused(404, 'REQUEST_NOT_FOUND', CHECKOUT.notReady);
   if (request.status !== 'ready_to_purchase') throw new CheckoutRefused(409, 'NOT_READY', CHECKOUT.notReady);
+  // At an event with rosters: a sure link to the athlete's roster entry, or an admin's confirmation.
+  if (!(await rosterAllowsPurchase(deps.db, request))) throw new CheckoutRefused(409, 'ROSTER_UNCONFIRMED', CHECKOUT.rosterUnconfirmed);
   // A reel made from the footage is sold once the family can see it: not before its first render.
   const reel = await reelFactsOfRequest(deps.db, request.id);
   if (reel?.fromFootage && !reel.previewKey) {

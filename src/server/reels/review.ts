@@ -6,7 +6,8 @@ import { and, asc, desc, eq, isNotNull, max, sql } from 'drizzle-orm';
 import { REVIEW } from '../../common/admin-messages';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
-import { appearances, eventGames, footage, highlightRequests, orders, reelRenders, userProfiles, userVideos } from '../db/schema';
+import { appearances, eventGames, footage, highlightRequests, orders, reelRenders, rosterEntries, userProfiles, userVideos } from '../db/schema';
+import { eventTeamNames, rosterDoubts } from '../rosters/link';
 import { searchClipFace, type FaceSearch } from '../faces/clip-search';
 import type { JobQueue } from '../jobs/queue';
 import { publishReview, type EventBus } from '../realtime/bus';
@@ -115,6 +116,21 @@ function unsearchedCameras(requested: string[], games: Array<typeof eventGames.$
     .map((f) => ({ footageId: f.id, game: labels.get(f.gameId) ?? '', camera: f.camera, indexState: f.indexState, reason: f.indexError }));
 }
 
+/** The request's link to the event's roster as the review shows it; null at an event without rosters. */
+async function rosterLinkOfRequest(db: Db, request: typeof highlightRequests.$inferSelect) {
+  if (!request.eventId || !(await eventTeamNames(db, [request.eventId])).size) return null;
+  const [entry] = request.rosterEntryId
+    ? await db.select({ name: rosterEntries.athleteName }).from(rosterEntries).where(eq(rosterEntries.id, request.rosterEntryId))
+    : [];
+  return {
+    team: request.teamName,
+    jerseyNumber: request.jerseyNumber,
+    rosterName: entry?.name ?? null,
+    doubts: await rosterDoubts(db, request),
+    confirmedAt: request.rosterConfirmedAt?.toISOString() ?? null,
+  };
+}
+
 export async function loadReview(db: Db, requestId: string) {
   const request = await requestOf(db, requestId);
   const [profile] = await db
@@ -148,6 +164,8 @@ export async function loadReview(db: Db, requestId: string) {
       nothingFound: await nothingFound(db, request),
       /** Cameras of the requested games whose footage is not indexed: matching has not searched them. */
       unsearched: unsearchedCameras(request.games, games, files),
+      /** At an event with rosters: the team and number named, the roster's name for them, and what is doubtful. */
+      roster: await rosterLinkOfRequest(db, request),
     },
     athlete: {
       name: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),

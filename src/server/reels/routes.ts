@@ -7,12 +7,14 @@ import { z } from 'zod';
 import { REVIEW } from '../../common/admin-messages';
 import type { ViewerEnv } from '../auth/session';
 import { isUuid } from '../db/errors';
-import { footage } from '../db/schema';
+import { footage, highlightRequests } from '../db/schema';
+import { audit } from '../audit/log';
 import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { serveStored } from '../media/serve';
 import { clipThumbnail } from './clip-thumbnail';
 import { startRender } from './render-job';
+import { announceReadyToPurchase } from '../requests/reel-progress';
 import { addClip, decideClip, loadReview, reorderClips, ReviewRefused, trimClip } from './review';
 
 const seconds = z.number().finite().min(0).max(24 * 60 * 60);
@@ -75,6 +77,25 @@ export function reelRoutes(deps: AppDeps) {
       res.headers.set('Cache-Control', 'private, no-store');
       return res;
     })
+    // The admin confirms the athlete is this family's despite a doubtful roster link: it can be bought.
+    .post('/requests/:id/confirm-athlete', async (c) =>
+      answer(c, async () => {
+        const id = c.req.param('id');
+        const [row] = isUuid(id)
+          ? await deps.db
+              .update(highlightRequests)
+              .set({ rosterConfirmedAt: new Date(), rosterConfirmedBy: c.var.viewer.userId })
+              .where(eq(highlightRequests.id, id))
+              .returning({ id: highlightRequests.id, userId: highlightRequests.userId })
+          : [];
+        if (!row) return apiError(c, 404, 'NOT_FOUND', REVIEW.notFound);
+        await audit(deps.db, { actorId: c.var.viewer.userId, action: 'roster.confirm', subjectUserId: row.userId, details: { requestId: row.id } });
+        await deps.bus.publish({ topic: 'highlight_requests', userId: row.userId, action: 'update', id: row.id });
+        // The family may buy now: the "ready to purchase" mail that waited for this goes (once).
+        await announceReadyToPurchase(deps, row.id);
+        return c.json({ confirmed: true });
+      }),
+    )
     .put('/requests/:id/clip-order', async (c) => {
       const input = await body(c, orderSchema);
       if (!input) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.orderChanged);

@@ -7,6 +7,7 @@ import { highlightRequests } from '../db/schema';
 import { requestPaidColumn } from '../orders/queries';
 import { progressFrom, reelFactColumns } from './reel-progress';
 import { toRequestDto } from './service';
+import { eventTeamNames, rosterAllowsPurchase } from '../rosters/link';
 
 const requestsOfUser = preparedQuery((db) =>
   db
@@ -23,5 +24,10 @@ const requestsOfUser = preparedQuery((db) =>
 
 export async function familyRequests(db: Db, userId: string) {
   const rows = await requestsOfUser(db).execute({ userId });
-  return rows.map(({ request, paid, ...facts }) => ({ ...toRequestDto(request), paid, reel: progressFrom(request, facts) }));
+  // At an event with rosters, a reel waits for a sure link or the team's confirmation (rosters/link.ts).
+  const waiting = rows.filter(({ request, paid }) => request.status === 'ready_to_purchase' && !paid && request.eventId && !request.rosterConfirmedAt);
+  const withRosters = await eventTeamNames(db, [...new Set(waiting.map(({ request }) => request.eventId!))]);
+  const checking = new Set<string>();
+  for (const { request } of waiting) if (withRosters.has(request.eventId!) && !(await rosterAllowsPurchase(db, request))) checking.add(request.id);
+  return rows.map(({ request, paid, ...facts }) => ({ ...toRequestDto(request), paid, reel: progressFrom(request, facts), rosterChecking: checking.has(request.id) }));
 }

@@ -8,6 +8,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { highlightRequests, userProfiles } from '../db/schema';
 import { addresseeOf } from '../family/members';
+import { rosterAllowsPurchase } from '../rosters/link';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { handPickMail, nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
@@ -123,6 +124,8 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
   const [request] = await db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
   if (!request || request.status !== 'ready_to_purchase') return false;
   if ((await paidRequestIds(db, request.userId)).has(request.id)) return false;
+  // A doubtful roster link is bought only once the team confirms it: the mail waits for that (rosters/link.ts).
+  if (!(await rosterAllowsPurchase(db, request))) return false;
   const facts = await reelFactsOfRequest(db, request.id);
   if (!facts) return false;
   const fromFootage = facts.fromFootage;

@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { isUniqueViolation, isUuid } from '../db/errors';
 import { highlightRequests, orders, userProfiles } from '../db/schema';
 import { addresseeOf } from '../family/members';
+import { eventTeamNames, findRosterEntry } from '../rosters/link';
 import { listActiveEvents } from '../events/routes';
 import type { Mailer } from '../mail/mailer';
 import { highlightRequestMail, requestReceivedMail } from '../mail/templates';
@@ -19,7 +20,7 @@ import { announceReadyToPurchase } from './reel-progress';
 
 export class RequestRejected extends Error {
   constructor(
-    readonly code: 'EVENT_REQUIRED' | 'GAMES_REQUIRED' | 'UNKNOWN_EVENT' | 'UNKNOWN_GAME' | 'ALREADY_OPEN',
+    readonly code: 'EVENT_REQUIRED' | 'GAMES_REQUIRED' | 'UNKNOWN_EVENT' | 'UNKNOWN_GAME' | 'ALREADY_OPEN' | 'TEAM_REQUIRED' | 'UNKNOWN_TEAM' | 'NUMBER_REQUIRED',
     message: string,
     readonly title?: string,
   ) {
@@ -36,15 +37,31 @@ export function toRequestDto(r: RequestRow) {
     eventId: r.eventId,
     event: r.event,
     games: r.games,
+    /** The team and number named at an event with rosters; null elsewhere. */
+    team: r.teamName,
+    jerseyNumber: r.jerseyNumber,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
 }
 
+/**
+ * At an event with rosters, the team and number the family named and the roster entry they find
+ * (null when none: a doubtful link for the review; rosters/link.ts). Elsewhere nothing.
+ */
+async function rosterLinkOf(db: Db, eventId: string, input: { team?: string | null; jerseyNumber?: number | null }) {
+  if (!(await eventTeamNames(db, [eventId])).size) return {};
+  if (!input.team) throw new RequestRejected('TEAM_REQUIRED', REQUEST.teamRequired, REQUEST.failedTitle);
+  if (input.jerseyNumber === undefined || input.jerseyNumber === null) throw new RequestRejected('NUMBER_REQUIRED', REQUEST.numberRequired, REQUEST.failedTitle);
+  const found = await findRosterEntry(db, eventId, input.team, input.jerseyNumber);
+  if (!found) throw new RequestRejected('UNKNOWN_TEAM', REQUEST.unknownTeam, REQUEST.failedTitle);
+  return { teamName: found.teamName, jerseyNumber: input.jerseyNumber, rosterEntryId: found.entryId };
+}
+
 export async function createRequest(
   deps: { db: Db; mailer: Mailer; bus: EventBus; config: { baseUrl: string } },
   userId: string,
-  input: { eventId: string; games: string[] },
+  input: { eventId: string; games: string[]; team?: string | null; jerseyNumber?: number | null },
 ): Promise<RequestRow> {
   if (!input.eventId) throw new RequestRejected('EVENT_REQUIRED', REQUEST.eventRequired.description, REQUEST.eventRequired.title);
   const event = (await listActiveEvents(deps.db)).find((e) => e.id === input.eventId);
@@ -55,6 +72,7 @@ export async function createRequest(
   }
   const labels = games.map((id) => event.games.find((g) => g.id === id)?.label);
   if (labels.some((l) => !l)) throw new RequestRejected('UNKNOWN_GAME', REQUEST.unknownGame, REQUEST.failedTitle);
+  const roster = await rosterLinkOf(deps.db, event.id, input);
 
   const [open] = await deps.db
     .select({ id: highlightRequests.id })
@@ -73,7 +91,7 @@ export async function createRequest(
   try {
     [row] = (await deps.db
       .insert(highlightRequests)
-      .values({ userId, eventId: event.id, event: `${event.name} (${event.location}, ${event.dates})`, games: labels as string[] })
+      .values({ userId, eventId: event.id, event: `${event.name} (${event.location}, ${event.dates})`, games: labels as string[], ...roster })
       .returning()) as [RequestRow];
   } catch (error) {
     // Two submits at once: the partial unique index lets only one through.

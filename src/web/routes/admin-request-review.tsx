@@ -13,6 +13,7 @@ import { MomentCard } from '../features/reels/moment-card';
 import { ReelOrder, SkipToTrims } from '../features/reels/reel-order';
 import { RenderPanel } from '../features/reels/render-panel';
 import { ReviewStatus } from '../features/reels/review-status';
+import { RosterLinkPanel } from '../features/reels/roster-link';
 import { Timeline } from '../features/reels/timeline';
 import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
@@ -49,6 +50,7 @@ export default function AdminRequestReviewPage() {
             <p className="text-sm">{data.request.event}</p>
             <MatchingState state={data.request.matchingState} unsearched={data.request.unsearched} />
           </div>
+          {data.request.roster && <RosterLinkPanel requestId={data.request.id} link={data.request.roster} />}
           {data.request.lookalike && <p className="rounded-lg bg-yellow-950 p-3 text-sm text-yellow-100">{FOOTAGE.lookalikeWarning}</p>}
           {data.request.nothingFound && (
             <p role="status" className="rounded-lg bg-yellow-950 p-3 text-sm text-yellow-100" data-testid="nothing-found">

@@ -62,8 +62,30 @@ export interface Render {
   finishedAt: string | null;
   stats: Record<string, number> | null;
 }
+export interface RosterLink {
+  team: string | null;
+  jerseyNumber: number | null;
+  rosterName: string | null;
+  doubts: Array<'no_entry' | 'claimed_twice' | 'lookalike'>;
+  confirmedAt: string | null;
+}
 export interface Review {
-  request: { id: string; userId: string; status: string; event: string; eventId: string | null; games: string[]; matchingState: string | null; lookalike: boolean; paid: boolean; stage: string; nothingFound: boolean; unsearched: UnsearchedCamera[] };
+  request: {
+    id: string;
+    userId: string;
+    status: string;
+    event: string;
+    eventId: string | null;
+    games: string[];
+    matchingState: string | null;
+    lookalike: boolean;
+    paid: boolean;
+    stage: string;
+    nothingFound: boolean;
+    unsearched: UnsearchedCamera[];
+    /** At an event with rosters (issue 35, item 1). */
+    roster: RosterLink | null;
+  };
   athlete: { name: string; teamName: string | null; jerseyNumber: number | null };
   games: Array<{ id: string; label: string }>;
   footage: ReviewFootage[];
@@ -106,6 +128,10 @@ function useReviewMutation<V, R>(requestId: string, fn: (v: V) => Promise<R>, op
     onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKey(requestId) }),
   });
 }
+
+/** "This is their athlete": the admin confirms a doubtful roster link, and the family can buy the reel. */
+export const useConfirmAthlete = (requestId: string) =>
+  useReviewMutation(requestId, () => requestJson(`/api/admin/requests/${requestId}/confirm-athlete`, { method: 'POST' }));
 
 export const useDecide = (requestId: string) =>
   useReviewMutation(

@@ -23,7 +23,7 @@ export const useRequests = () => useQuery(requestsQuery);
 export function useSubmitRequest() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { eventId: string; games: string[] }) => unwrap(api.requests.$post({ json: input })),
+    mutationFn: (input: { eventId: string; games: string[]; team?: string | null; jerseyNumber?: number | null }) => unwrap(api.requests.$post({ json: input })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: requestsQuery.queryKey }),
   });
 }

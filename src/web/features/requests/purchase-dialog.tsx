@@ -2,7 +2,7 @@
 // (checked on the server), and Checkout, which sends the buyer to the payment provider's page.
 // The browser sends the request and the code; the server alone decides the price. A reel made
 // from the event's footage is offered with its preview, once there is one (reel-status.tsx).
-import { BadgeCheck } from 'lucide-react';
+import { BadgeCheck, ShieldQuestion } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { REEL_PRICE_CENTS } from '../../../common/constants';
 import { CHECKOUT, DASHBOARD, PROMO } from '../../../common/dashboard-messages';
@@ -70,6 +70,15 @@ function RequestReel({ request, athleteName, anchor }: { request: RequestRow; at
         {paid.reel.fromFootage ? CHECKOUT.paidMaking : CHECKOUT.paid}
       </p>
     ) : null;
+  }
+  // At an event with rosters, the team checks a doubtful link first (issue 35, item 1): no checkout before.
+  if (ready.rosterChecking) {
+    return (
+      <p className="flex items-center gap-2 rounded-lg border border-yellow-800 bg-yellow-950/40 px-4 py-3 text-sm text-yellow-100" data-testid="reel-roster-checking">
+        <ShieldQuestion className="h-5 w-5 shrink-0" aria-hidden="true" />
+        {CHECKOUT.rosterUnconfirmed}
+      </p>
+    );
   }
   // A reel from the footage is sold with its preview; before that the card says what is happening.
   if (ready.reel.fromFootage && ready.reel.state !== 'preview') return <ReelStatus state={ready.reel.state} athleteName={athleteName} camerasNotSearched={ready.reel.camerasNotSearched} anchor={anchor} />;

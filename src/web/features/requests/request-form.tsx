@@ -9,6 +9,7 @@ import { cn } from '../../lib/cn';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Card, CardTitle } from '../../ui/card';
+import { Field, Input, NativeSelect } from '../../ui/form-controls';
 import { Spinner } from '../../ui/spinner';
 import { useProfile } from '../profile/api';
 import { useEvents, useRequests, useSubmitRequest } from './api';
@@ -21,6 +22,9 @@ export function RequestForm() {
   const [chosen, setEventId] = useState('');
   const [games, setGames] = useState<string[]>([]);
   const [adding, setAdding] = useState(false);
+  // At an event with rosters: the athlete's team and shirt number, from the profile until changed.
+  const [team, setTeam] = useState<string | null>(null);
+  const [number, setNumber] = useState<string | null>(null);
 
   // Newest first (the server's order): the locked form shows the latest.
   const openRequests = requests.data?.filter((r) => r.status !== 'delivered') ?? [];
@@ -37,16 +41,23 @@ export function RequestForm() {
   const shownEventId = openRequest?.eventId ?? eventId;
   const event = events.data?.find((e) => e.id === shownEventId);
   const shownGames = openRequest ? (event?.games.filter((g) => openRequest.games.includes(g.label)).map((g) => g.id) ?? []) : games;
+  const teams = event?.teams ?? [];
+  const profileTeam = teams.find((t) => t.toLowerCase() === (profile.data?.teamName ?? '').trim().toLowerCase()) ?? '';
+  const shownTeam = openRequest ? (openRequest.team ?? '') : (team ?? profileTeam);
+  const shownNumber = openRequest ? String(openRequest.jerseyNumber ?? '') : (number ?? (profile.data?.jerseyNumber != null ? String(profile.data.jerseyNumber) : ''));
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (!eventId) return notify.error(REQUEST.eventRequired);
     if (event && event.games.length > 0 && games.length === 0) return notify.error(REQUEST.gamesRequired);
+    const roster = teams.length > 0 ? { team: shownTeam || null, jerseyNumber: shownNumber.trim() === '' ? null : Number(shownNumber) } : {};
     try {
-      await submit.mutateAsync({ eventId, games });
+      await submit.mutateAsync({ eventId, games, ...roster });
       setAdding(false);
       setEventId('');
       setGames([]);
+      setTeam(null);
+      setNumber(null);
       notify.success(REQUEST.submitted);
     } catch (error) {
       notify.error({ title: REQUEST.failedTitle, description: (error as Error).message || REQUEST.failedFallback });
@@ -129,6 +140,26 @@ export function RequestForm() {
               </div>
             )}
           </fieldset>
+          {event && teams.length > 0 && (
+            <fieldset className="flex flex-col gap-3" disabled={locked} data-testid="request-team">
+              <legend className="mb-1 text-xs text-neutral-400">{REQUEST.teamHint}</legend>
+              <div className="grid grid-cols-[minmax(0,1fr)_7rem] gap-3">
+                <Field label={REQUEST.team}>
+                  <NativeSelect value={shownTeam} onChange={(e) => setTeam(e.target.value)}>
+                    <option value="">—</option>
+                    {teams.map((t) => (
+                      <option key={t} value={t}>
+                        {t}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </Field>
+                <Field label={REQUEST.number}>
+                  <Input inputMode="numeric" maxLength={4} value={shownNumber} onChange={(e) => setNumber(e.target.value)} />
+                </Field>
+              </div>
+            </fieldset>
+          )}
           {!locked && event && (
             <p className="text-sm text-neutral-300" data-testid="request-reel-source" data-source={event.reelsFrom}>
               {event.reelsFrom === 'footage' ? REQUEST.fromFootage : REQUEST.byHand}
