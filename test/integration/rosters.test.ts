@@ -200,4 +200,16 @@ describe('requests linked to the roster (issue 35, item 1)', () => {
     await app.smtp.waitFor(nobody.email, 'Ready to purchase');
     expect((await checkout(nobody, nobodyRequest)).status).toBe(200);
   });
+
+  it('a request made before its event had rosters keeps the approval as its check', async () => {
+    const early = await createVerifiedUser(app, { fullName: 'Eli Early' });
+    const asked = await app.fetch('/api/requests', { method: 'POST', cookie: early.cookie, json: { eventId: 'chicago-3v3-2024', games: [] } });
+    expect(asked.status).toBe(201);
+    const { id } = await jsonOf<{ id: string }>(asked);
+    expect((await approve(id)).status).toBe(200);
+    const imported = await importAs(admin.cookie, 'team,number,name\nBears,1,Bo Bear', 'chicago-3v3-2024');
+    expect(imported.status).toBe(200);
+    expect(await review(id)).toBeNull();
+    expect((await checkout(early, id)).status).toBe(200);
+  });
 });

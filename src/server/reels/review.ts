@@ -118,7 +118,7 @@ function unsearchedCameras(requested: string[], games: Array<typeof eventGames.$
 
 /** The request's link to the event's roster as the review shows it; null at an event without rosters. */
 async function rosterLinkOfRequest(db: Db, request: typeof highlightRequests.$inferSelect) {
-  if (!request.eventId || !(await eventTeamNames(db, [request.eventId])).size) return null;
+  if (!request.eventId || request.teamName === null || !(await eventTeamNames(db, [request.eventId])).size) return null;
   const [entry] = request.rosterEntryId
     ? await db.select({ name: rosterEntries.athleteName }).from(rosterEntries).where(eq(rosterEntries.id, request.rosterEntryId))
     : [];

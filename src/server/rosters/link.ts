@@ -37,11 +37,14 @@ export async function findRosterEntry(db: Db, eventId: string, team: string, num
   return { teamName: found.teamName, entryId: entry?.id ?? null };
 }
 
-type LinkFields = Pick<typeof highlightRequests.$inferSelect, 'id' | 'userId' | 'eventId' | 'rosterEntryId' | 'rosterConfirmedAt' | 'lookalike'>;
+type LinkFields = Pick<typeof highlightRequests.$inferSelect, 'id' | 'userId' | 'eventId' | 'teamName' | 'rosterEntryId' | 'rosterConfirmedAt' | 'lookalike'>;
 
-/** What makes a request's link doubtful; none at an event without rosters. */
+/**
+ * What makes a request's link doubtful; none at an event without rosters, and none for a request
+ * made before its event had them (it names no team: the admin's approval was its check).
+ */
 export async function rosterDoubts(db: Db, request: LinkFields): Promise<RosterDoubt[]> {
-  if (!request.eventId || !(await eventTeamNames(db, [request.eventId])).size) return [];
+  if (!request.eventId || request.teamName === null || !(await eventTeamNames(db, [request.eventId])).size) return [];
   if (!request.rosterEntryId) return ['no_entry'];
   const doubts: RosterDoubt[] = [];
   // Another family's request names the same athlete (a family's own athletes are never one entry twice).
