@@ -74,8 +74,10 @@ export async function startServer(config: Config, opts: { database?: Database; a
   const app = createApp(deps);
   // Each server removes the abandoned uploads on its own disk (unfinished uploads live there).
   const stopUploadExpiry = startUploadExpiry(config);
-  const server: ServerType = await new Promise((resolve) => {
+  // A port already taken is an error to report, not an exception nobody catches.
+  const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    s.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
   return {
