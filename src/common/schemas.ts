@@ -87,6 +87,22 @@ export const contactSchema = z.object({
 export type ContactInput = z.input<typeof contactSchema>;
 export type ContactValues = z.output<typeof contactSchema>;
 
+/** A shirt number 0 to 9999, typed or sent as a number; empty is none. */
+function jerseyNumber(message: string) {
+  return z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((v, ctx) => {
+      if (v === undefined || v === null || v === '') return null;
+      const n = typeof v === 'number' ? v : Number(v.trim());
+      if (!Number.isInteger(n) || n < 0 || n > 9999) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
 const usernamePattern = /^[a-zA-Z0-9._-]{3,30}$/;
 
 /** A real calendar date (YYYY-MM-DD) in the past, less than 120 years ago. */
@@ -137,18 +153,7 @@ export const registrationFields = z.object({
     .trim()
     .min(1, FIELD_ERRORS.event)
     .max(100, FIELD_ERRORS.event),
-  jerseyNumber: z
-    .union([z.string(), z.number()])
-    .nullish()
-    .transform((v, ctx) => {
-      if (v === undefined || v === null || v === '') return null;
-      const n = typeof v === 'number' ? v : Number(v.trim());
-      if (!Number.isInteger(n) || n < 0 || n > 9999) {
-        ctx.addIssue({ code: 'custom', message: FIELD_ERRORS.jerseyNumber });
-        return z.NEVER;
-      }
-      return n;
-    }),
+  jerseyNumber: jerseyNumber(FIELD_ERRORS.jerseyNumber),
   /** A parent or guardian agreed to the terms: required for athletes under 18. */
   guardianConsent: checkbox,
   /** Under 13: the parent's or guardian's own name and consent to PARENTAL_CONSENT's notice (decision 0035). */
@@ -221,18 +226,7 @@ export const highlightRequestSchema = z.object({
   games: z.array(z.string().min(1).max(100)).max(50).default([]),
   /** At an event with rosters: the athlete's team and shirt number (requests/service.ts checks them). */
   team: z.string().trim().max(80, REQUEST.unknownTeam).nullish(),
-  jerseyNumber: z
-    .union([z.string(), z.number()])
-    .nullish()
-    .transform((v, ctx) => {
-      if (v === undefined || v === null || v === '') return null;
-      const n = typeof v === 'number' ? v : Number(v.trim());
-      if (!Number.isInteger(n) || n < 0 || n > 9999) {
-        ctx.addIssue({ code: 'custom', message: REQUEST.numberRequired });
-        return z.NEVER;
-      }
-      return n;
-    }),
+  jerseyNumber: jerseyNumber(REQUEST.numberRequired),
 });
 export type HighlightRequestInput = z.input<typeof highlightRequestSchema>;
 

@@ -6,20 +6,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import { ROSTER } from '../../../common/admin-messages';
 import { AUTH_ERRORS } from '../../../common/messages';
+import type { RosterTeam } from '../../../server/rosters/service';
 import { requestJson } from '../../lib/api-error';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Card, CardTitle } from '../../ui/card';
 
-interface RosterTeam {
-  id: string;
-  name: string;
-  kitColor: string | null;
-  numberColor: string | null;
-  awayKitColor: string | null;
-  awayNumberColor: string | null;
-  athletes: Array<{ id: string; name: string; number: number }>;
-}
 interface Refusal {
   message: string;
   lines: string[];
