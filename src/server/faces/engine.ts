@@ -9,16 +9,12 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { createRecognitionSession, RECOGNITION_SIZE, type RecognitionSession } from './recognition-net';
 import { createTinyDetectorSession, type TinyDetectorSession } from './tiny-detector';
-import { iou } from './tracker';
+import { loadTensorflow, type Tf } from '../vision/tensorflow';
+import { suppressOverlaps as suppressBoxes, type Box } from '../vision/boxes';
 
 const require = createRequire(import.meta.url);
 
-export interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
+export type { Box };
 export interface DetectedFace extends Box {
   score: number;
 }
@@ -37,7 +33,6 @@ export interface DescribedFace {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- face-api and tfjs are loaded untyped, at run time */
-type Tf = any;
 type FaceApi = any;
 
 export interface FaceEngine {
@@ -67,12 +62,8 @@ let loading: Promise<FaceEngine> | null = null;
 
 export function loadFaceEngine(): Promise<FaceEngine> {
   loading ??= (async () => {
-    const tf: Tf = require('@tensorflow/tfjs');
-    const wasm = require('@tensorflow/tfjs-backend-wasm');
     const faceapi: FaceApi = require('@vladmandic/face-api/dist/face-api.node-wasm.js');
-    wasm.setWasmPaths(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm')) + path.sep);
-    await tf.setBackend('wasm');
-    await tf.ready();
+    const tf: Tf = await loadTensorflow();
     const modelDir = path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
     loadNet(tf, faceapi.nets.tinyFaceDetector, modelDir, 'tiny_face_detector');
     loadNet(tf, faceapi.nets.ssdMobilenetv1, modelDir, 'ssd_mobilenetv1');
@@ -127,9 +118,7 @@ export function decodeTinyGrid(
 
 /** The best-scored of boxes that overlap (non-maximum suppression at face-api's 0.4). */
 export function suppressOverlaps(faces: DetectedFace[]): DetectedFace[] {
-  const kept: DetectedFace[] = [];
-  for (const face of [...faces].sort((p, q) => q.score - p.score)) if (!kept.some((k) => iou(k, face) > TINY_IOU)) kept.push(face);
-  return kept;
+  return suppressBoxes(faces, TINY_IOU);
 }
 
 function toBoxes(results: Array<{ box: Box & { width: number; height: number }; score: number }>): DetectedFace[] {

@@ -4,6 +4,9 @@
 // indexer splits a track when a new descriptor says it is someone else (two players crossing).
 import type { Box, DetectedFace } from './engine';
 import type { JerseyRead } from './jersey';
+import { iou } from '../vision/boxes';
+
+export { iou };
 
 export interface TrackedFace extends DetectedFace {
   t: number;
@@ -24,15 +27,6 @@ export interface Track {
   ended: boolean;
 }
 
-export function iou(a: Box, b: Box): number {
-  const x1 = Math.max(a.x, b.x);
-  const y1 = Math.max(a.y, b.y);
-  const x2 = Math.min(a.x + a.w, b.x + b.w);
-  const y2 = Math.min(a.y + a.h, b.y + b.h);
-  const inter = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
-  const union = a.w * a.h + b.w * b.h - inter;
-  return union > 0 ? inter / union : 0;
-}
 
 /** 0-1 affinity of a face to a track's last box: overlap, or nearness relative to the face size. */
 function affinity(last: Box, face: Box): number {

@@ -1,0 +1,79 @@
+// The person tracker on generated motion: players crossing, a player hidden and found again, a
+// shot cut, boxes the detector was unsure of, and a far player running faster than their width.
+import { describe, expect, it } from 'vitest';
+import type { ScoredBox } from '../vision/boxes';
+import { PersonTracker, type PersonTrack } from './tracker';
+
+const FPS = 2;
+const settings = { highScore: 0.4, maxGapS: 1.5 };
+
+/** A player's box at time t: starting at x0, moving vx pixels a second along y. */
+const player = (x0: number, vx: number, y: number, t: number, score = 0.7, w = 40, h = 100): ScoredBox => ({ x: x0 + vx * t, y, w, h, score });
+
+/** Runs samples 0..n-1 through a tracker; `boxesAt(t)` lists the boxes of each sample. */
+function run(n: number, boxesAt: (t: number, k: number) => ScoredBox[], tracker = new PersonTracker(settings)) {
+  const assigned: Array<Array<PersonTrack | undefined>> = [];
+  for (let k = 0; k < n; k++) assigned.push(tracker.step(k / FPS, boxesAt(k / FPS, k)));
+  return { tracker, assigned };
+}
+
+describe('person tracker', () => {
+  it('keeps two players crossing each on their own track, the one behind seen only faintly', () => {
+    // A runs right, B runs left along the same line; they pass at t = 2 s, where B is half hidden.
+    const { tracker, assigned } = run(9, (t) => [player(100, 150, 300, t), player(700, -150, 310, t, Math.abs(t - 2) < 0.6 ? 0.3 : 0.7)]);
+    const a = assigned[0]![0]!;
+    const b = assigned[0]![1]!;
+    expect(a).not.toBe(b);
+    for (const [k, pair] of assigned.entries()) {
+      expect(pair[0], `A at sample ${k}`).toBe(a);
+      expect(pair[1], `B at sample ${k}`).toBe(b);
+    }
+    expect(tracker.tracks).toHaveLength(2);
+    expect(a.boxes.map((box) => box.x)).toEqual([...a.boxes.map((box) => box.x)].sort((p, q) => p - q));
+  });
+
+  it('takes up a player hidden for a second where their motion said, and starts anew after a longer gap', () => {
+    // Hidden at samples 3 and 4 (1 s): the same track; hidden at 3..6 (2 s > maxGapS): a new one.
+    const short = run(8, (t, k) => (k === 3 || k === 4 ? [] : [player(100, 80, 300, t)]));
+    expect(short.tracker.tracks).toHaveLength(1);
+    expect(short.tracker.tracks[0]!.boxes).toHaveLength(6);
+    const long = run(9, (t, k) => (k >= 3 && k <= 6 ? [] : [player(100, 80, 300, t)]));
+    expect(long.tracker.tracks).toHaveLength(2);
+    expect(long.tracker.tracks[0]!.ended).toBe(true);
+  });
+
+  it('ends every track at a shot cut: the same place on screen after a cut is a new track', () => {
+    const tracker = new PersonTracker(settings);
+    const before = tracker.step(0, [player(500, 0, 300, 0)])[0]!;
+    tracker.step(0.5, [player(500, 0, 300, 0.5)]);
+    tracker.endAll();
+    const after = tracker.step(1, [player(500, 0, 300, 1)])[0]!;
+    expect(after).not.toBe(before);
+    expect(before.ended).toBe(true);
+    expect(before.boxes).toHaveLength(2);
+    expect(after.boxes).toHaveLength(1);
+  });
+
+  it('lets an unsure box carry on a track but never start one', () => {
+    const { tracker, assigned } = run(4, (t, k) => [player(100, 20, 300, t, k === 2 ? 0.25 : 0.8), player(900, 0, 300, t, 0.25)]);
+    expect(tracker.tracks).toHaveLength(1);
+    expect(assigned.map((pair) => pair[1])).toEqual([undefined, undefined, undefined, undefined]);
+    expect(assigned[2]![0]).toBe(assigned[0]![0]);
+  });
+
+  it('follows a far player who runs further than their own width between samples', () => {
+    // 20 × 50 pixels, 60 pixels a sample: no overlap with the last box, only with the prediction.
+    const { tracker } = run(8, (t) => [player(100, 120, 400, t, 0.6, 20, 50), player(1200, -120, 420, t, 0.6, 20, 50)]);
+    expect(tracker.tracks).toHaveLength(2);
+    expect(tracker.tracks.map((track) => track.boxes.length)).toEqual([8, 8]);
+  });
+
+  it('does not swap two players standing side by side when one is missed for a sample', () => {
+    const { tracker } = run(6, (t, k) => [player(400, 0, 300, t), ...(k === 2 ? [] : [player(445, 0, 300, t)])]);
+    expect(tracker.tracks).toHaveLength(2);
+    const [left, right] = tracker.tracks;
+    expect(left!.boxes.every((box) => box.x === 400)).toBe(true);
+    expect(right!.boxes.every((box) => box.x === 445)).toBe(true);
+    expect(right!.boxes).toHaveLength(5);
+  });
+});

@@ -1,0 +1,150 @@
+// Stage "track": links the people of consecutive samples of one camera into tracks, one person's
+// continuous presence within one shot. Written after ByteTrack (Zhang et al., 2022) and OC-SORT
+// (Cao et al., 2023), small enough to read whole:
+// - each live track predicts where its person is now from its recent motion (a constant velocity,
+//   smoothed), so two players crossing each keep their own track;
+// - confident boxes are matched to tracks first; boxes the detector was unsure of (a player half
+//   hidden behind another) only carry on a track that lost its box, never start one;
+// - a track missing for up to maxGapS (hidden, or missed) takes up its person again where the
+//   prediction says; after that it ends;
+// - at a shot cut every track ends: the same place on screen is someone else after a cut.
+import { iou, type Box, type ScoredBox } from '../vision/boxes';
+
+export interface PersonTrackerSettings {
+  /** Boxes scoring at least this are matched first and may start a track. */
+  highScore: number;
+  /** A track not matched for longer than this (seconds) ends. */
+  maxGapS: number;
+}
+
+export interface TrackedBox extends ScoredBox {
+  t: number;
+}
+
+export interface PersonTrack {
+  id: number;
+  boxes: TrackedBox[];
+  /** Pixels per second of the box's centre, smoothed over the last moves. */
+  vx: number;
+  vy: number;
+  ended: boolean;
+}
+
+/** The least overlap of a predicted box with a box for the two to be the same person. */
+const MATCH_IOU = 0.2;
+/** A box the detector was unsure of must overlap this much. */
+const UNSURE_MATCH_IOU = 0.4;
+/**
+ * Without overlap, a box whose centre is this many of its heights from the prediction (and of a
+ * like size) may still be the person: a track's second box, before it has a motion, or a far
+ * player running further than their width between samples. Ranked after every overlap.
+ */
+const REACH_HEIGHTS_NEW = 1.5;
+const REACH_HEIGHTS = 0.6;
+const LIKE_SIZE = 0.7;
+/** Weight of the newest move in the smoothed velocity. */
+const VELOCITY_WEIGHT = 0.5;
+
+export class PersonTracker {
+  readonly tracks: PersonTrack[] = [];
+  private nextId = 1;
+
+  constructor(private readonly settings: PersonTrackerSettings) {}
+
+  /** Where a track's person is predicted to be at time t. */
+  predict(track: PersonTrack, t: number): Box {
+    const last = track.boxes.at(-1)!;
+    const dt = t - last.t;
+    return { x: last.x + track.vx * dt, y: last.y + track.vy * dt, w: last.w, h: last.h };
+  }
+
+  /** Assigns the boxes of the sample at time t; returns, per box, its track (undefined: left out). */
+  step(t: number, boxes: ScoredBox[]): Array<PersonTrack | undefined> {
+    for (const track of this.live()) if (t - track.boxes.at(-1)!.t > this.settings.maxGapS) track.ended = true;
+    const live = this.live();
+    const assigned = new Array<PersonTrack | undefined>(boxes.length);
+    const sure = boxes.map((b, i) => i).filter((i) => boxes[i]!.score >= this.settings.highScore);
+    const unsure = boxes.map((b, i) => i).filter((i) => boxes[i]!.score < this.settings.highScore);
+    const free = new Set(live);
+    // Tracks seen at the last sample first: a track that has been lost a while is the less sure guess.
+    const recentFirst = [...live].sort((a, b) => b.boxes.at(-1)!.t - a.boxes.at(-1)!.t);
+    this.match(t, recentFirst, sure, boxes, assigned, free, MATCH_IOU, true);
+    this.match(t, [...free], unsure, boxes, assigned, free, UNSURE_MATCH_IOU, false);
+    for (const i of sure) assigned[i] ??= this.start();
+    boxes.forEach((box, i) => {
+      const track = assigned[i];
+      if (track) this.add(track, { ...box, t });
+    });
+    return assigned;
+  }
+
+  /** Ends every live track (at a shot cut). */
+  endAll() {
+    for (const track of this.tracks) track.ended = true;
+  }
+
+  private live() {
+    return this.tracks.filter((track) => !track.ended);
+  }
+
+  /** Greedy matching by affinity to each track's prediction, best pairs first; `byNearness`: without overlap too. */
+  private match(
+    t: number,
+    tracks: PersonTrack[],
+    indexes: number[],
+    boxes: ScoredBox[],
+    assigned: Array<PersonTrack | undefined>,
+    free: Set<PersonTrack>,
+    least: number,
+    byNearness: boolean,
+  ) {
+    const pairs: Array<{ track: PersonTrack; box: number; overlap: number }> = [];
+    for (const track of tracks) {
+      if (!free.has(track)) continue;
+      const predicted = this.predict(track, t);
+      const reach = !byNearness ? 0 : track.boxes.length === 1 ? REACH_HEIGHTS_NEW : REACH_HEIGHTS;
+      for (const i of indexes) {
+        const overlap = affinity(predicted, boxes[i]!, least, reach);
+        if (overlap > 0) pairs.push({ track, box: i, overlap });
+      }
+    }
+    pairs.sort((a, b) => b.overlap - a.overlap);
+    for (const pair of pairs) {
+      if (assigned[pair.box] || !free.has(pair.track)) continue;
+      assigned[pair.box] = pair.track;
+      free.delete(pair.track);
+    }
+  }
+
+  private start(): PersonTrack {
+    const track: PersonTrack = { id: this.nextId++, boxes: [], vx: 0, vy: 0, ended: false };
+    this.tracks.push(track);
+    return track;
+  }
+
+  private add(track: PersonTrack, box: TrackedBox) {
+    const last = track.boxes.at(-1);
+    if (last && box.t > last.t) {
+      const dt = box.t - last.t;
+      const vx = (box.x + box.w / 2 - (last.x + last.w / 2)) / dt;
+      const vy = (box.y + box.h / 2 - (last.y + last.h / 2)) / dt;
+      const first = track.boxes.length === 1;
+      track.vx = first ? vx : VELOCITY_WEIGHT * vx + (1 - VELOCITY_WEIGHT) * track.vx;
+      track.vy = first ? vy : VELOCITY_WEIGHT * vy + (1 - VELOCITY_WEIGHT) * track.vy;
+    }
+    track.boxes.push(box);
+  }
+}
+
+/**
+ * How likely a box is the predicted person: 0.5–1 by overlap (at least `least`), else under 0.5
+ * by nearness (within `reach` heights, like size), else 0.
+ */
+function affinity(predicted: Box, box: Box, least: number, reach: number): number {
+  const overlap = iou(predicted, box);
+  if (overlap >= least) return 0.5 + overlap / 2;
+  if (Math.min(predicted.h, box.h) / Math.max(predicted.h, box.h) < LIKE_SIZE) return 0;
+  const distance = Math.hypot(predicted.x + predicted.w / 2 - (box.x + box.w / 2), predicted.y + predicted.h / 2 - (box.y + box.h / 2));
+  const limit = reach * Math.max(predicted.h, box.h);
+  return distance < limit ? 0.5 * (1 - distance / limit) : 0;
+}

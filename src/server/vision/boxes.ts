@@ -1,0 +1,31 @@
+// Boxes in frame pixels and the two things every detector and tracker does with them: how much
+// two overlap, and keeping the best of boxes that overlap.
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface ScoredBox extends Box {
+  score: number;
+}
+
+/** Intersection over union of two boxes, 0 (apart) to 1 (the same). */
+export function iou(a: Box, b: Box): number {
+  const x1 = Math.max(a.x, b.x);
+  const y1 = Math.max(a.y, b.y);
+  const x2 = Math.min(a.x + a.w, b.x + b.w);
+  const y2 = Math.min(a.y + a.h, b.y + b.h);
+  const inter = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
+  const union = a.w * a.h + b.w * b.h - inter;
+  return union > 0 ? inter / union : 0;
+}
+
+/** Non-maximum suppression: the best-scored of boxes overlapping by more than maxIou. */
+export function suppressOverlaps<T extends ScoredBox>(boxes: T[], maxIou: number): T[] {
+  const kept: T[] = [];
+  for (const box of [...boxes].sort((p, q) => q.score - p.score)) if (!kept.some((k) => iou(k, box) > maxIou)) kept.push(box);
+  return kept;
+}
