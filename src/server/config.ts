@@ -152,6 +152,8 @@ export interface FaceSettings {
   workers: number;
   /** One sample in this many is searched whole, the others only around live tracks (FACE_FULL_LOOK_EVERY). */
   fullLookEvery: number;
+  /** Rows of regions each sample is searched for people in, 0 for none (PERSON_DETECT_ROWS; people/regions.ts). */
+  personRows: number;
 }
 
 /**
@@ -195,6 +197,12 @@ function loadUploadSettings(env: NodeJS.ProcessEnv): UploadSettings {
   };
 }
 
+/** A whole number from min to max, or the fallback when the variable is unset or not a number. */
+function wholeInRange(value: string | undefined, min: number, max: number, fallback: number): number {
+  const n = Number(value);
+  return value === undefined || value.trim() === '' || !Number.isFinite(n) ? fallback : Math.max(min, Math.min(max, Math.round(n)));
+}
+
 function loadFaceSettings(env: NodeJS.ProcessEnv, dataDir: string): FaceSettings {
   const positive = (value: string | undefined, fallback: number) => {
     const n = Number(value);
@@ -209,6 +217,7 @@ function loadFaceSettings(env: NodeJS.ProcessEnv, dataDir: string): FaceSettings
     footageMaxBytes: Math.round(positive(env.FOOTAGE_MAX_GB, 20) * 1024 ** 3),
     workers: Math.round(positive(env.FACE_WORKERS, Math.min(2, os.availableParallelism()))),
     fullLookEvery: Math.round(Math.min(10, positive(env.FACE_FULL_LOOK_EVERY, 3))),
+    personRows: wholeInRange(env.PERSON_DETECT_ROWS, 0, 4, 2),
   };
 }
 

@@ -741,6 +741,28 @@ export const faceDetections = pgTable(
   (t) => [index('face_detections_track_idx').on(t.trackId, t.t)],
 );
 
+/**
+ * One person's continuous presence in one shot of a footage file (people/stretch.ts): found by the
+ * person detector whether or not a face shows. Kept with the face index and purged with it.
+ */
+export const personTracks = pgTable(
+  'person_tracks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    footageId: uuid('footage_id')
+      .notNull()
+      .references(() => footage.id, { onDelete: 'cascade' }),
+    startS: real('start_s').notNull(),
+    endS: real('end_s').notNull(),
+    /** Every sampled box, 13 bytes each (people/track-boxes.ts): read whole, never searched. */
+    boxes: bytea('boxes').notNull(),
+    /** The face tracks whose faces lay in this person's box. */
+    faceTrackIds: jsonb('face_track_ids').$type<string[]>().notNull().default([]),
+    samples: integer('samples').notNull(),
+  },
+  (t) => [index('person_tracks_footage_idx').on(t.footageId, t.startS)],
+);
+
 /** The faces an athlete is found by: the headshot and up to 5 more photos. */
 export const athleteReferences = pgTable(
   'athlete_references',

@@ -160,7 +160,8 @@ export function findFaceInClip(deps: Pick<AppDeps, 'db' | 'bus' | 'jobs' | 'stor
       const source = stored.input;
       const size = file.width && file.height ? { width: file.width, height: file.height } : await probeVideo(source);
       const base = indexSettings(deps.config);
-      const settings = { ...base, sampleFps: base.sampleFps * 2, fullLookEvery: 1 };
+      // The file's people were tracked by its index; a hand-added clip looks for faces only.
+      const settings = { ...base, sampleFps: base.sampleFps * 2, fullLookEvery: 1, people: null };
       let lastBeat = Date.now();
       const result = await faces.run<SegmentResult>(
         { op: 'index-segment', segment: { file: source, startS: span.startS, endS: span.endS, width: size.width, height: size.height }, settings },

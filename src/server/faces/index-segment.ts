@@ -12,7 +12,8 @@ import { cropRgb, expand, faceDistance, type DetectedFace, type FaceEngine, type
 import { jerseyOf, readJersey } from './jersey';
 import { shotChange, shotSignature, type ShotSignature } from './shot-cuts';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
-import type { IndexSettings, Segment, SegmentResult, SegmentTrack } from './types';
+import type { IndexSettings, Segment, SegmentPerson, SegmentResult, SegmentTrack } from './types';
+import { PeopleInStretch } from '../people/stretch';
 
 const FFMPEG = process.env.FFMPEG_PATH || 'ffmpeg';
 /** A new descriptor farther than this from the track's is someone else: the track splits. */
@@ -201,7 +202,8 @@ export async function indexSegment(
 ): Promise<SegmentResult> {
   const tracker = new FaceTracker(settings.maxGapS);
   const crops = new Map<Track, RgbFrame>();
-  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, followLooks: 0 };
+  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, followLooks: 0, people: 0, peopleMs: 0 };
+  const people = settings.people ? new PeopleInStretch(settings.people) : null;
   const shotCuts: number[] = [];
   let previousSignature: ShotSignature | null = null;
   let cutJustNow = false;
@@ -275,6 +277,8 @@ export async function indexSegment(
       if (track.best.quality <= face.quality) track.best = face;
     }
     stats.describeMs += performance.now() - started;
+    // People are tracked within a shot: a possible cut ends their tracks too.
+    await people?.sample(frame, t, change !== 'same', faces.map((face, i) => ({ box: face, track: tracks[i] })));
     // The crop of each track's best face, cut now while the frame is here.
     for (const track of new Set(tracks)) if (track.best.t === t) crops.set(track, cropRgb(frame, expand(track.best, 0.25, frame)));
     if (t - lastReport >= 2) {
@@ -283,8 +287,10 @@ export async function indexSegment(
     }
   }
   const result: SegmentTrack[] = [];
+  const indexOf = new Map<Track, number>();
   for (const track of tracker.tracks) {
     if (!track.faces.length) continue;
+    indexOf.set(track, result.length);
     const crop = crops.get(track);
     const thumbnail = crop
       ? await sharp(Buffer.from(crop.data), { raw: { width: crop.width, height: crop.height, channels: 3 } })
@@ -303,5 +309,10 @@ export async function indexSegment(
       faces: track.faces,
     });
   }
-  return { tracks: result, shotCuts, stats, ...(planFallback ? { planFallback } : {}) };
+  const persons: SegmentPerson[] = (people?.result() ?? []).map((person) => ({
+    ...person,
+    faceTracks: person.faceTracks.flatMap((track) => (indexOf.has(track as Track) ? [indexOf.get(track as Track)!] : [])),
+  }));
+  if (people) Object.assign(stats, people.stats);
+  return { tracks: result, shotCuts, stats, people: persons, ...(planFallback ? { planFallback } : {}) };
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { appearances, eventGames, events, faceDetections, faceTracks, footage, highlightRequests } from '../db/schema';
+import { appearances, eventGames, events, faceDetections, faceTracks, footage, highlightRequests, personTracks } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { FOOTAGE } from '../../common/admin-messages';
 import { PermanentJobError, type JobHandler } from '../jobs/queue';
@@ -14,10 +14,11 @@ import { checkVideoReadable, DamagedVideoError, longestKeyframeGap, NotAVideoErr
 import { searchClipsOfFootage } from './clip-search';
 import { nonReferenceSlack, referenceFrameTimes, SAMPLE_SLACK_S } from './decode-plan';
 import { encodeEmbeddings } from './embeddings';
+import { encodePersonBoxes } from '../people/track-boxes';
 import { sealFaceData } from './face-data-seal';
 import type { Db } from '../db/client';
 import type { IndexSettings, SegmentResult, SegmentTrack } from './types';
-import { decodePlanFallbacks, indexingSpeed } from '../observability/metrics';
+import { decodePlanFallbacks, indexingSpeed, personStageSeconds } from '../observability/metrics';
 import { FaceTaskError } from './pool';
 import { logger } from '../observability/logger';
 import { workFolder } from '../jobs/leftovers';
@@ -33,6 +34,7 @@ export function indexSettings(config: AppDeps['config']): IndexSettings {
     minEmbedPx: 36,
     maxGapS: 1.5,
     fullLookEvery: config.faces.fullLookEvery,
+    people: config.faces.personRows > 0 ? { rows: config.faces.personRows, lowScore: 0.25, highScore: 0.4, minHeightPx: 24, maxGapS: 1.5 } : null,
   };
 }
 
@@ -110,9 +112,19 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
       const storeStarted = performance.now();
       await storeIndex(deps, footageId, results);
       const stats = results.reduce(
-        (sum, r) => ({ frames: sum.frames + r.stats.frames, faces: sum.faces + r.stats.faces, descriptors: sum.descriptors + r.stats.descriptors, detectS: sum.detectS + r.stats.detectMs / 1000, describeS: sum.describeS + r.stats.describeMs / 1000 }),
-        { frames: 0, faces: 0, descriptors: 0, detectS: 0, describeS: 0 },
+        (sum, r) => ({
+          frames: sum.frames + r.stats.frames,
+          faces: sum.faces + r.stats.faces,
+          descriptors: sum.descriptors + r.stats.descriptors,
+          detectS: sum.detectS + r.stats.detectMs / 1000,
+          describeS: sum.describeS + r.stats.describeMs / 1000,
+          people: sum.people + r.stats.people,
+          peopleS: sum.peopleS + r.stats.peopleMs / 1000,
+          personTracks: sum.personTracks + r.people.length,
+        }),
+        { frames: 0, faces: 0, descriptors: 0, detectS: 0, describeS: 0, people: 0, peopleS: 0, personTracks: 0 },
       );
+      personStageSeconds.inc(stats.peopleS);
       await update({
         indexState: 'indexed',
         indexProgress: 100,
@@ -176,9 +188,20 @@ export async function decodeChoice(file: string, sampleFps: number, fps: number 
 async function storeIndex(deps: Pick<AppDeps, 'db'>, footageId: string, results: SegmentResult[]) {
   await deps.db.transaction(async (tx) => {
     await tx.delete(faceTracks).where(eq(faceTracks.footageId, footageId));
+    await tx.delete(personTracks).where(eq(personTracks.footageId, footageId));
     await tx.update(footage).set({ shotCuts: results.flatMap((r) => r.shotCuts).sort((a, b) => a - b) }).where(eq(footage.id, footageId));
     for (const result of results) {
-      for (const track of result.tracks) await insertTrack(tx, footageId, track);
+      const ids: string[] = [];
+      for (const track of result.tracks) ids.push(await insertTrack(tx, footageId, track));
+      const people = result.people.map((person) => ({
+        footageId,
+        startS: person.startS,
+        endS: person.endS,
+        boxes: encodePersonBoxes(person.boxes),
+        faceTrackIds: person.faceTracks.map((i) => ids[i]!),
+        samples: person.boxes.length,
+      }));
+      for (let i = 0; i < people.length; i += 200) await tx.insert(personTracks).values(people.slice(i, i + 200));
     }
   });
 }
@@ -262,6 +285,8 @@ export async function purgeExpiredIndexes(deps: Pick<AppDeps, 'db' | 'config'>):
   if (!whole.length && !unmatchedOnly.length) return 0;
   await deps.db.transaction(async (tx) => {
     if (whole.length) await tx.delete(faceTracks).where(inArray(faceTracks.footageId, whole));
+    // Where the people were goes with the faces: nothing a reel needs is kept by it yet.
+    await tx.delete(personTracks).where(inArray(personTracks.footageId, [...whole, ...unmatchedOnly]));
     if (unmatchedOnly.length) {
       await tx.delete(faceTracks).where(
         and(

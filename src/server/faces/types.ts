@@ -1,4 +1,5 @@
 // What crosses between the face worker threads and the server: plain, cloneable data.
+import type { PersonSettings, StretchPerson } from '../people/stretch';
 import type { TrackedFace } from './tracker';
 
 export interface IndexSettings {
@@ -15,6 +16,8 @@ export interface IndexSettings {
   maxGapS: number;
   /** One sample in this many is searched whole; the others look only around live tracks (see index-segment.ts). */
   fullLookEvery: number;
+  /** People are detected and tracked on every sample too (people/stretch.ts); null: faces only. */
+  people: PersonSettings | null;
 }
 
 /** One stretch of one footage file, indexed by one face thread. */
@@ -65,6 +68,14 @@ export interface SegmentStats {
   fullLookMs: number;
   /** Regions looked at around live tracks, between full looks. */
   followLooks: number;
+  /** People found, and the time spent finding and tracking them. */
+  people: number;
+  peopleMs: number;
+}
+
+/** A person's track in a stretch; `faceTracks` are indexes into the stretch's face tracks. */
+export interface SegmentPerson extends Omit<StretchPerson, 'faceTracks'> {
+  faceTracks: number[];
 }
 
 export interface SegmentResult {
@@ -74,6 +85,8 @@ export interface SegmentResult {
   stats: SegmentStats;
   /** Why the decode plan was given up for decoding the stretch whole, when it was. */
   planFallback?: string;
+  /** The people of the stretch (empty when settings.people is null). */
+  people: SegmentPerson[];
 }
 
 /** A face found on a photo, with what the reference checks need. */

@@ -42,6 +42,13 @@ export const indexingSpeed = new client.Histogram({
 });
 
 /** Stretches whose decode plan was refused or came out short, decoded whole instead (faces/index-segment.ts). */
+/** Thread-seconds the index spent finding and tracking people (people/stretch.ts), beside its faces. */
+export const personStageSeconds = new client.Counter({
+  name: 'face_index_people_seconds_total',
+  help: 'Thread-seconds spent detecting and tracking people while indexing footage',
+  registers: [registry],
+});
+
 export const decodePlanFallbacks = new client.Counter({
   name: 'face_index_decode_plan_fallbacks_total',
   help: 'Footage stretches decoded whole because their decode plan failed',
