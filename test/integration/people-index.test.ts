@@ -8,11 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
 import { faceTracks, footage, personTracks } from '../../src/server/db/schema';
 import { indexSettings, purgeExpiredIndexes } from '../../src/server/faces/indexing';
+import { hexToLab, teamOfKit } from '../../src/server/people/kit';
 import { decodePersonBoxes } from '../../src/server/people/track-boxes';
 import type { SegmentResult } from '../../src/server/faces/types';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
@@ -139,6 +141,39 @@ describe('people in the index', () => {
     expect(await purgeExpiredIndexes(app.server.deps)).toBeGreaterThanOrEqual(1);
     expect(await app.db.select().from(personTracks).where(eq(personTracks.footageId, footageId))).toEqual([]);
   }, 400_000);
+
+  it('gathers each person’s shirt colour and the number on it along the track, and says no number where none is legible', async () => {
+    // The man on the right of the first group photo, a white 23 printed on his own green T-shirt.
+    const still = path.join(work, 'numbered.png');
+    const picture = await sharp(path.join(CALIBRATION, 'bbt1.jpg')).resize(1280, 720, { fit: 'cover' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const shirt = { x: 920, y: 285, w: 150, h: 100 };
+    const svg = `<svg width="1280" height="720"><text x="${shirt.x + shirt.w / 2}" y="${shirt.y + shirt.h * 0.85}" font-family="DejaVu Sans" font-weight="bold" font-size="${shirt.h}" fill="#ffffff" text-anchor="middle">23</text></svg>`;
+    await sharp(picture.data, { raw: { width: 1280, height: 720, channels: 3 } }).composite([{ input: Buffer.from(svg) }]).png().toFile(still);
+    const file = path.join(work, 'numbered.mp4');
+    await run('ffmpeg', ['-v', 'error', '-y', '-loop', '1', '-t', '4', '-i', still, '-vf', 'fps=25', '-c:v', 'libx264', '-g', '12', '-pix_fmt', 'yuv420p', file]);
+
+    const settings = indexSettings(app.server.deps.config);
+    const result = await app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: 0, endS: 4, width: 1280, height: 720 }, settings });
+    // The person whose box holds the shirt.
+    const holds = (b: number[]) => b[1]! <= shirt.x + 60 && b[1]! + b[3]! >= shirt.x + shirt.w - 60 && b[2]! <= shirt.y && b[2]! + b[4]! >= shirt.y + shirt.h / 2;
+    const numbered = result.people.find((p) => holds(p.boxes[0]!));
+    expect(numbered).toMatchObject({ startS: 0, endS: 3.5, jerseyNumber: 23 });
+    expect(numbered!.numberReads).toBeGreaterThanOrEqual(2);
+    // His shirt (a grey green, #667f6b where the light is even) is told from other teams' kits.
+    const kits = [
+      { teamId: 'green', colours: ['#667f6b'] },
+      { teamId: 'orange', colours: ['#d2691e'] },
+      { teamId: 'navy', colours: ['#1f2a5a', '#f2f2f2'] },
+      { teamId: 'red', colours: ['#c8102e'] },
+    ];
+    expect(teamOfKit(hexToLab(numbered!.kit!), kits)?.teamId).toBe('green');
+    // The others wear no numbers: none is read, none guessed.
+    const others = result.people.filter((p) => p !== numbered);
+    expect(others.length).toBeGreaterThanOrEqual(3);
+    expect(others.map((p) => p.jerseyNumber)).toEqual(others.map(() => null));
+    expect(others.filter((p) => p.kit !== null).length).toBeGreaterThanOrEqual(3);
+    expect(result.stats.numberReads).toBeGreaterThanOrEqual(2);
+  }, 180_000);
 
   it('PERSON_DETECT_ROWS sets the rows, and 0 indexes faces only', async () => {
     const rowsWith = (value: string | undefined) => {

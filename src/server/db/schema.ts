@@ -759,6 +759,11 @@ export const personTracks = pgTable(
     /** The face tracks whose faces lay in this person's box. */
     faceTrackIds: jsonb('face_track_ids').$type<string[]>().notNull().default([]),
     samples: integer('samples').notNull(),
+    /** The shirt's colour along the track (people/kit.ts), `#rrggbb`. */
+    kitColour: text('kit_colour'),
+    /** The number on the shirt when its readings agreed, and how many readings were legible. */
+    jerseyNumber: integer('jersey_number'),
+    numberReads: integer('number_reads').notNull().default(0),
   },
   (t) => [index('person_tracks_footage_idx').on(t.footageId, t.startS)],
 );

@@ -202,7 +202,7 @@ export async function indexSegment(
 ): Promise<SegmentResult> {
   const tracker = new FaceTracker(settings.maxGapS);
   const crops = new Map<Track, RgbFrame>();
-  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, followLooks: 0, people: 0, peopleMs: 0 };
+  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, followLooks: 0, people: 0, peopleMs: 0, numberReads: 0, numberMs: 0 };
   const people = settings.people ? new PeopleInStretch(settings.people) : null;
   const shotCuts: number[] = [];
   let previousSignature: ShotSignature | null = null;

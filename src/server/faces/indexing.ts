@@ -121,8 +121,10 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
           people: sum.people + r.stats.people,
           peopleS: sum.peopleS + r.stats.peopleMs / 1000,
           personTracks: sum.personTracks + r.people.length,
+          numberReads: sum.numberReads + r.stats.numberReads,
+          numberS: sum.numberS + r.stats.numberMs / 1000,
         }),
-        { frames: 0, faces: 0, descriptors: 0, detectS: 0, describeS: 0, people: 0, peopleS: 0, personTracks: 0 },
+        { frames: 0, faces: 0, descriptors: 0, detectS: 0, describeS: 0, people: 0, peopleS: 0, personTracks: 0, numberReads: 0, numberS: 0 },
       );
       personStageSeconds.inc(stats.peopleS);
       await update({
@@ -200,6 +202,9 @@ async function storeIndex(deps: Pick<AppDeps, 'db'>, footageId: string, results:
         boxes: encodePersonBoxes(person.boxes),
         faceTrackIds: person.faceTracks.map((i) => ids[i]!),
         samples: person.boxes.length,
+        kitColour: person.kit,
+        jerseyNumber: person.jerseyNumber,
+        numberReads: person.numberReads,
       }));
       for (let i = 0; i < people.length; i += 200) await tx.insert(personTracks).values(people.slice(i, i + 200));
     }

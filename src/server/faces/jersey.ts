@@ -5,7 +5,7 @@
 // only when its readings agree (see jerseyOf).
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
-import type { Worker } from 'tesseract.js';
+import type { PSM as PsmValues, Worker } from 'tesseract.js';
 import { cropRgb, type Box, type RgbFrame } from './engine';
 
 const require = createRequire(import.meta.url);
@@ -21,17 +21,18 @@ const MIN_CONFIDENCE = 70;
 /** Faces smaller than this carry digits too small to read. */
 export const MIN_JERSEY_FACE_PX = 48;
 
-let reader: Promise<Worker> | null = null;
+/** Loaded when a number is first read (tesseract.js is large and the web server never needs it). */
+let reader: Promise<{ worker: Worker; PSM: typeof PsmValues }> | null = null;
 let warned = false;
 
-function loadReader(): Promise<Worker> {
+function loadReader(): Promise<{ worker: Worker; PSM: typeof PsmValues }> {
   reader ??= (async () => {
     const { createWorker, PSM } = await import('tesseract.js');
     const model = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
     const worker = await createWorker('eng', 1, { langPath: model.langPath, gzip: model.gzip, cacheMethod: 'none' });
     // The crops carry no resolution; saying 300 dpi keeps Tesseract from guessing (and warning).
     await worker.setParameters({ tessedit_char_whitelist: '0123456789', tessedit_pageseg_mode: PSM.SINGLE_LINE, user_defined_dpi: '300' });
-    return worker;
+    return { worker, PSM };
   })();
   return reader;
 }
@@ -50,26 +51,65 @@ export function chestRegion(face: Box, frame: { width: number; height: number })
 export async function readJersey(frame: RgbFrame, face: Box): Promise<JerseyRead | null> {
   if (face.h < MIN_JERSEY_FACE_PX) return null;
   const region = chestRegion(face, frame);
-  if (!region) return null;
+  return region ? readNumberIn(frame, region) : null;
+}
+
+/**
+ * The one- or two-digit number Tesseract reads with confidence in a region of the frame, or null.
+ * The region is read as one line of grey; when that reads nothing, as sparse text (each word
+ * found where it lies, beside a print, an arm or a fold) with only its lightest pixels as ink,
+ * then only its darkest: a number is printed to stand out from the shirt, and a white number
+ * over a shirt's print, unreadable in grey, reads cleanly that way.
+ */
+export async function readNumberIn(frame: RgbFrame, region: Box): Promise<JerseyRead | null> {
   const crop = cropRgb(frame, region);
-  // Grey, and at least 240 px high: Tesseract reads digits best at about 40 px and more.
-  const png = await sharp(Buffer.from(crop.data.buffer, crop.data.byteOffset, crop.data.byteLength), { raw: { width: crop.width, height: crop.height, channels: 3 } })
+  // At least 240 px high: Tesseract reads digits best at about 40 px and more.
+  const { data: grey, info } = await sharp(Buffer.from(crop.data.buffer, crop.data.byteOffset, crop.data.byteLength), { raw: { width: crop.width, height: crop.height, channels: 3 } })
     .resize({ height: Math.max(240, crop.height) })
     .grayscale()
-    .png()
-    .toBuffer();
-  let data: { text: string; confidence: number };
-  try {
-    data = (await (await loadReader()).recognize(png)).data;
-  } catch (error) {
-    // A reader that cannot start or read costs the number, not the face index.
-    if (!warned) console.warn(`[faces] jersey numbers cannot be read: ${(error as Error).message}`);
-    warned = true;
-    return null;
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const sorted = Uint8Array.from(grey).sort();
+  const light = Math.max(150, sorted[Math.floor(sorted.length * INK_SHARE_LIGHT)]!);
+  const dark = Math.min(100, sorted[Math.floor(sorted.length * INK_SHARE_DARK)]!);
+  const looks = [
+    { pixels: grey, mode: 'SINGLE_LINE' },
+    { pixels: grey.map((v) => (v > light ? 0 : 255)), mode: 'SPARSE_TEXT' },
+    { pixels: grey.map((v) => (v < dark ? 0 : 255)), mode: 'SPARSE_TEXT' },
+  ] as const;
+  for (const look of looks) {
+    const png = await sharp(look.pixels, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
+    let words: Array<{ text: string; confidence: number }>;
+    try {
+      const { worker, PSM } = await loadReader();
+      await worker.setParameters({ tessedit_pageseg_mode: PSM[look.mode] });
+      const { data } = await worker.recognize(png, {}, { blocks: true });
+      words = (data.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines.flatMap((line) => line.words)));
+    } catch (error) {
+      // A reader that cannot start or read costs the number, not the face index.
+      if (!warned) console.warn(`[faces] jersey numbers cannot be read: ${(error as Error).message}`);
+      warned = true;
+      return null;
+    }
+    const read = numberOfWords(words);
+    if (read) return read;
   }
-  const digits = data.text.replace(/\D/g, '');
-  if (!digits || digits.length > 2 || data.confidence < MIN_CONFIDENCE) return null;
-  return { number: Number(digits), confidence: Math.round(data.confidence) };
+  return null;
+}
+
+/** The lightest and darkest shares of a region taken as a number's ink (a number covers less than a tenth of the chest). */
+const INK_SHARE_LIGHT = 0.9;
+const INK_SHARE_DARK = 0.1;
+
+/**
+ * The shirt's number among the words read: the one- or two-digit words read with confidence;
+ * none, or two different ones, is no number (say unknown rather than guess).
+ */
+export function numberOfWords(words: Array<{ text: string; confidence: number }>): JerseyRead | null {
+  const sure = words.filter((w) => /^\d{1,2}$/.test(w.text) && w.confidence >= MIN_CONFIDENCE);
+  const numbers = new Set(sure.map((w) => Number(w.text)));
+  if (numbers.size !== 1) return null;
+  return { number: [...numbers][0]!, confidence: Math.round(Math.max(...sure.map((w) => w.confidence))) };
 }
 
 /** Each number with how often it was read, the most often first. */

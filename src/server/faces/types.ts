@@ -68,9 +68,11 @@ export interface SegmentStats {
   fullLookMs: number;
   /** Regions looked at around live tracks, between full looks. */
   followLooks: number;
-  /** People found, and the time spent finding and tracking them. */
+  /** People found, and the time spent finding and tracking them (and, of that, reading their numbers). */
   people: number;
   peopleMs: number;
+  numberReads: number;
+  numberMs: number;
 }
 
 /** A person's track in a stretch; `faceTracks` are indexes into the stretch's face tracks. */

@@ -2,7 +2,7 @@
 // network's score. Low scores are kept down to `lowScore`: the tracker uses them only to carry on
 // a track it already has (a player half hidden), never to start one (people/tracker.ts).
 import type { RgbFrame } from '../faces/engine';
-import { iou, type ScoredBox } from '../vision/boxes';
+import { insideShare, iou, type ScoredBox } from '../vision/boxes';
 import { loadNanoDet, NANODET_INPUT } from './nanodet';
 import { coverRegions, touchesInnerEdge } from './regions';
 
@@ -46,12 +46,6 @@ export function mergeRegions(found: Array<ScoredBox & { cut: boolean }>): Scored
     kept.push(box);
   }
   return kept.map(({ cut: _cut, ...box }) => box).sort((a, b) => b.score - a.score);
-}
-
-function insideShare(part: ScoredBox, whole: ScoredBox): number {
-  const w = Math.max(0, Math.min(part.x + part.w, whole.x + whole.w) - Math.max(part.x, whole.x));
-  const h = Math.max(0, Math.min(part.y + part.h, whole.y + whole.h) - Math.max(part.y, whole.y));
-  return part.w * part.h > 0 ? (w * h) / (part.w * part.h) : 0;
 }
 
 function clip(box: ScoredBox, frame: { width: number; height: number }): ScoredBox {

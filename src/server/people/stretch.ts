@@ -2,9 +2,13 @@
 // (faces/index-segment.ts): each sample's people are detected (people/detector.ts) and tracked
 // (people/tracker.ts), tracks end where the shot changes, and every face the face tracker placed
 // is tied to the person whose box holds it, so a face seen once names the person's whole track.
-import type { Box } from '../vision/boxes';
+// Along each track the evidence of who it is is gathered, never from one frame: the shirt's
+// colour (people/kit.ts) and the number on it (read with the OCR faces/jersey.ts uses, voted).
+import { insideShare, iou, type Box } from '../vision/boxes';
 import type { RgbFrame } from '../faces/engine';
+import { chestRegion, jerseyOf, MIN_JERSEY_FACE_PX, readNumberIn, type JerseyRead } from '../faces/jersey';
 import { detectPeople, type PersonDetectSettings } from './detector';
+import { kitOfTrack, labToHex, shirtColour, torsoRegion, type Lab } from './kit';
 import { PersonTracker, type PersonTrack, type PersonTrackerSettings } from './tracker';
 
 export type PersonSettings = PersonDetectSettings & PersonTrackerSettings;
@@ -17,6 +21,54 @@ export interface StretchPerson {
   boxes: number[][];
   /** The face tracks (the caller's keys) whose faces lay in this person's box. */
   faceTracks: unknown[];
+  /** The shirt's colour along the track, `#rrggbb`, when it was seen clear of others. */
+  kit: string | null;
+  /** The number on the shirt when its readings agreed (faces/jersey.ts jerseyOf), and how many were legible. */
+  jerseyNumber: number | null;
+  numberReads: number;
+}
+
+/** Evidence gathered along one track. */
+interface Evidence {
+  kits: Lab[];
+  reads: JerseyRead[];
+  attempts: number;
+  lastAttemptT: number;
+}
+
+/**
+ * A box overlapping another person's this much shows parts of both: no evidence is taken from it.
+ * A box lying mostly inside it is a part of the same person the detector found twice.
+ */
+const CLEAR_OF_OTHERS_IOU = 0.15;
+const PART_INSIDE = 0.7;
+/** Shirt colours kept a track (enough for a steady median), and the least box height to read one. */
+const KIT_SAMPLES = 24;
+const KIT_MIN_PERSON_PX = 40;
+/**
+ * The number is read on people at least this tall (its digits then about 18 px and more), at most
+ * this many times a track, a second apart at least: Tesseract costs about as much as a face look.
+ */
+export const NUMBER_MIN_PERSON_PX = 110;
+const NUMBER_READS = 5;
+const NUMBER_EVERY_S = 1;
+
+/** Where a shirt's number is, front or back: the upper body, arm to arm. */
+export function numberRegion(box: Box, frame: { width: number; height: number }): Box | null {
+  const x = Math.max(0, Math.round(box.x + box.w * 0.15));
+  const y = Math.max(0, Math.round(box.y + box.h * 0.15));
+  const right = Math.min(frame.width, Math.round(box.x + box.w * 0.85));
+  const bottom = Math.min(frame.height, Math.round(box.y + box.h * 0.55));
+  return right - x >= 8 && bottom - y >= 8 ? { x, y, w: right - x, h: bottom - y } : null;
+}
+
+/** The shirt just under a face, one face wide: plain cloth on most shirts, above a print or a number. */
+export function upperChest(face: Box, frame: { width: number; height: number }): Box | null {
+  const x = Math.max(0, Math.round(face.x));
+  const y = Math.round(face.y + face.h * 1.3);
+  const right = Math.min(frame.width, Math.round(face.x + face.w));
+  const bottom = Math.min(frame.height, Math.round(face.y + face.h * 2.1));
+  return right - x >= 3 && bottom - y >= 3 ? { x, y, w: right - x, h: bottom - y } : null;
 }
 
 /** A face lies in a person when its centre is inside the box's top part and the box is this many faces tall. */
@@ -44,7 +96,8 @@ export function personOfFace<T extends Box>(face: Box, people: T[]): T | undefin
 export class PeopleInStretch {
   private readonly tracker: PersonTracker;
   private readonly faceLinks = new Map<PersonTrack, Set<unknown>>();
-  readonly stats = { people: 0, peopleMs: 0 };
+  private readonly evidence = new Map<PersonTrack, Evidence>();
+  readonly stats = { people: 0, peopleMs: 0, numberReads: 0, numberMs: 0 };
 
   constructor(private readonly settings: PersonSettings) {
     this.tracker = new PersonTracker(settings);
@@ -62,12 +115,47 @@ export class PeopleInStretch {
     this.stats.people += people.length;
     this.stats.peopleMs += performance.now() - started;
     const placed = people.flatMap((box, i) => (tracks[i] ? [{ ...box, track: tracks[i] }] : []));
+    const faceIn = new Map<PersonTrack, Box>();
     for (const face of faces) {
       const person = personOfFace(face.box, placed);
       if (!person) continue;
       const links = this.faceLinks.get(person.track) ?? new Set();
       links.add(face.track);
       this.faceLinks.set(person.track, links);
+      if ((faceIn.get(person.track)?.h ?? 0) < face.box.h) faceIn.set(person.track, face.box);
+    }
+    await this.gatherEvidence(frame, t, placed, faceIn);
+  }
+
+  /**
+   * Shirt colour and number from the boxes of this sample that are sure and clear of anyone else.
+   * Where a face shows, the shirt is the chest under it (a close camera's box may hold only the
+   * upper body); elsewhere it is placed by the proportions of a whole person.
+   */
+  private async gatherEvidence(frame: RgbFrame, t: number, placed: Array<Box & { score: number; track: PersonTrack }>, faceIn: Map<PersonTrack, Box>) {
+    for (const person of placed) {
+      if (person.score < this.settings.highScore) continue;
+      const crowded = placed.some((other) => other !== person && iou(other, person) > CLEAR_OF_OTHERS_IOU && insideShare(other, person) < PART_INSIDE);
+      if (crowded) continue;
+      const evidence = this.evidence.get(person.track) ?? { kits: [], reads: [], attempts: 0, lastAttemptT: -Infinity };
+      this.evidence.set(person.track, evidence);
+      const face = faceIn.get(person.track);
+      const chest = face ? chestRegion(face, frame) : null;
+      const shirt = face ? upperChest(face, frame) : person.h >= KIT_MIN_PERSON_PX ? torsoRegion(person, frame) : null;
+      if (shirt && evidence.kits.length < KIT_SAMPLES) evidence.kits.push(shirtColour(frame, shirt));
+      const legible = chest ? face!.h >= MIN_JERSEY_FACE_PX : person.h >= NUMBER_MIN_PERSON_PX;
+      if (!legible || evidence.attempts >= NUMBER_READS || t - evidence.lastAttemptT < NUMBER_EVERY_S) continue;
+      const region = chest ?? numberRegion(person, frame);
+      if (!region) continue;
+      const started = performance.now();
+      evidence.attempts++;
+      evidence.lastAttemptT = t;
+      const read = await readNumberIn(frame, region);
+      this.stats.numberMs += performance.now() - started;
+      if (read) {
+        evidence.reads.push(read);
+        this.stats.numberReads++;
+      }
     }
   }
 
@@ -80,6 +168,13 @@ export class PeopleInStretch {
         endS: track.boxes.at(-1)!.t,
         boxes: track.boxes.map((b) => [b.t, Math.round(b.x), Math.round(b.y), Math.round(b.w), Math.round(b.h), Math.round(b.score * 100)]),
         faceTracks: [...(this.faceLinks.get(track) ?? [])],
+        ...this.evidenceOf(track),
       }));
+  }
+
+  private evidenceOf(track: PersonTrack): Pick<StretchPerson, 'kit' | 'jerseyNumber' | 'numberReads'> {
+    const evidence = this.evidence.get(track);
+    const kit = evidence ? kitOfTrack(evidence.kits) : null;
+    return { kit: kit ? labToHex(kit) : null, jerseyNumber: evidence ? jerseyOf(evidence.reads) : null, numberReads: evidence?.reads.length ?? 0 };
   }
 }

@@ -23,6 +23,13 @@ export function iou(a: Box, b: Box): number {
   return union > 0 ? inter / union : 0;
 }
 
+/** The share of `part` that lies inside `whole`, 0 to 1. */
+export function insideShare(part: Box, whole: Box): number {
+  const w = Math.max(0, Math.min(part.x + part.w, whole.x + whole.w) - Math.max(part.x, whole.x));
+  const h = Math.max(0, Math.min(part.y + part.h, whole.y + whole.h) - Math.max(part.y, whole.y));
+  return part.w * part.h > 0 ? (w * h) / (part.w * part.h) : 0;
+}
+
 /** Non-maximum suppression: the best-scored of boxes overlapping by more than maxIou. */
 export function suppressOverlaps<T extends ScoredBox>(boxes: T[], maxIou: number): T[] {
   const kept: T[] = [];

@@ -1,0 +1,130 @@
+// Evidence "kit": the colour of a person's shirt, gathered along their track, and which of an
+// event's teams it is. Colours are compared in CIELAB, where a distance is about what the eye
+// sees; lightness counts half, because a gym's lights and shadows change it more than the hue.
+import type { RgbFrame } from '../faces/engine';
+import type { Box } from '../vision/boxes';
+
+export type Lab = [number, number, number];
+
+/** The shirt's middle: clear of the arms, the head and the shorts in a loose detector box. */
+export function torsoRegion(box: Box, frame: { width: number; height: number }): Box | null {
+  const x = Math.max(0, Math.round(box.x + box.w * 0.3));
+  const y = Math.max(0, Math.round(box.y + box.h * 0.22));
+  const right = Math.min(frame.width, Math.round(box.x + box.w * 0.7));
+  const bottom = Math.min(frame.height, Math.round(box.y + box.h * 0.45));
+  return right - x >= 3 && bottom - y >= 3 ? { x, y, w: right - x, h: bottom - y } : null;
+}
+
+const toLinear = (c: number) => {
+  const v = c / 255;
+  return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+};
+const fromLinear = (v: number) => Math.round(255 * Math.min(1, Math.max(0, v <= 0.0031308 ? v * 12.92 : 1.055 * v ** (1 / 2.4) - 0.055)));
+const WHITE = [0.95047, 1, 1.08883] as const;
+const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
+const fInverse = (t: number) => (t ** 3 > 216 / 24389 ? t ** 3 : (116 * t - 16) / (24389 / 27));
+
+export function rgbToLab(r: number, g: number, b: number): Lab {
+  const [lr, lg, lb] = [toLinear(r), toLinear(g), toLinear(b)];
+  const x = (0.4124 * lr + 0.3576 * lg + 0.1805 * lb) / WHITE[0];
+  const y = (0.2126 * lr + 0.7152 * lg + 0.0722 * lb) / WHITE[1];
+  const z = (0.0193 * lr + 0.1192 * lg + 0.9505 * lb) / WHITE[2];
+  return [116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))];
+}
+
+export function labToHex([l, a, b]: Lab): string {
+  const fy = (l + 16) / 116;
+  const [x, y, z] = [fInverse(fy + a / 500) * WHITE[0], fInverse(fy) * WHITE[1], fInverse(fy - b / 200) * WHITE[2]];
+  const rgb = [3.2406 * x - 1.5372 * y - 0.4986 * z, -0.9689 * x + 1.8758 * y + 0.0415 * z, 0.0557 * x - 0.204 * y + 1.057 * z].map(fromLinear);
+  return `#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export function hexToLab(hex: string): Lab {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return rgbToLab((n >> 16) & 255, (n >> 8) & 255, n & 255);
+}
+
+/** Colour distance with lightness at half weight. */
+export function kitDistance(p: Lab, q: Lab): number {
+  return Math.hypot((p[0] - q[0]) / 2, p[1] - q[1], p[2] - q[2]);
+}
+
+/** Pixels of the torso looked at, at most (evenly spread). */
+const MAX_PIXELS = 400;
+
+/**
+ * The shirt's colour in one sample, in a region of it (people/kit.ts torsoRegion, or the chest
+ * under a face): the larger of two colour groups of its pixels (the other is the number, a
+ * stripe, skin or the floor behind a loose box).
+ */
+export function shirtColour(frame: RgbFrame, region: Box): Lab {
+  const step = Math.max(1, Math.sqrt((region.w * region.h) / MAX_PIXELS));
+  const pixels: Lab[] = [];
+  for (let y = region.y; y < region.y + region.h; y += step) {
+    for (let x = region.x; x < region.x + region.w; x += step) {
+      const o = (Math.floor(y) * frame.width + Math.floor(x)) * 3;
+      pixels.push(rgbToLab(frame.data[o]!, frame.data[o + 1]!, frame.data[o + 2]!));
+    }
+  }
+  return largestGroup(pixels);
+}
+
+/** Two-means clustering (a few rounds from the two most different pixels); the larger group's mean. */
+function largestGroup(pixels: Lab[]): Lab {
+  const mean = (list: Lab[]): Lab => {
+    const sum = list.reduce<Lab>((s, p) => [s[0] + p[0], s[1] + p[1], s[2] + p[2]], [0, 0, 0]);
+    return [sum[0] / list.length, sum[1] / list.length, sum[2] / list.length];
+  };
+  const centre = mean(pixels);
+  const farthest = (from: Lab) => pixels.reduce((best, p) => (kitDistance(p, from) > kitDistance(best, from) ? p : best), pixels[0]!);
+  let a = farthest(centre);
+  let b = farthest(a);
+  let sizes = [0, 0];
+  for (let round = 0; round < 6; round++) {
+    const groups: [Lab[], Lab[]] = [[], []];
+    for (const p of pixels) groups[kitDistance(p, a) <= kitDistance(p, b) ? 0 : 1].push(p);
+    if (!groups[0].length || !groups[1].length) return centre;
+    [a, b] = [mean(groups[0]), mean(groups[1])];
+    sizes = [groups[0].length, groups[1].length];
+  }
+  return sizes[0]! >= sizes[1]! ? a : b;
+}
+
+/** A track's kit: the median, channel by channel, of its samples' shirt colours (a shadow or a passing arm does not move it). */
+export function kitOfTrack(samples: Lab[]): Lab | null {
+  if (!samples.length) return null;
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((p, q) => p - q);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  return [median(samples.map((s) => s[0])), median(samples.map((s) => s[1])), median(samples.map((s) => s[2]))];
+}
+
+export interface TeamKits {
+  teamId: string;
+  /** The team's shirt colours (home, and away when it has one), as `#rrggbb`. */
+  colours: string[];
+}
+
+/**
+ * A kit this far from a team's colour can still be that team's shirt (another light, another
+ * camera); and it names the team only when every other team is both this many times and this
+ * much farther (two teams in nearly one colour are never told apart by it). Chosen on generated
+ * shirts under lights ±25 % (people/kit.test.ts): to be measured on real game footage.
+ */
+export const KIT_MATCH_DISTANCE = 30;
+export const KIT_MARGIN = 1.5;
+export const KIT_MIN_GAP = 8;
+
+/** The team whose kit this is, or null when none is near enough or two are too alike to tell. */
+export function teamOfKit(kit: Lab, teams: TeamKits[]): { teamId: string; distance: number } | null {
+  const ranked = teams
+    .map((team) => ({ teamId: team.teamId, distance: Math.min(...team.colours.map((c) => kitDistance(kit, hexToLab(c)))) }))
+    .filter((t) => Number.isFinite(t.distance))
+    .sort((p, q) => p.distance - q.distance);
+  const [best, next] = ranked;
+  if (!best || best.distance > KIT_MATCH_DISTANCE) return null;
+  if (next && (next.distance < best.distance * KIT_MARGIN || next.distance - best.distance < KIT_MIN_GAP)) return null;
+  return best;
+}
