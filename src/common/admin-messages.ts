@@ -343,6 +343,14 @@ export const FOOTAGE = {
   /** The jersey number read under the face in a clip (the athlete's, or with no number on the profile), or another one. */
   jerseyOwn: (n: number) => `Jersey #${n}`,
   jerseyOther: (n: number) => `Jersey #${n}: not this athlete's number`,
+  /** Why a clip was proposed where the people in the footage were weighed (people/decide.ts). */
+  reasons: {
+    number_and_kit: "Found by the athlete's number on their team's kit.",
+    face: "Found by face, on a player the shirt does not contradict.",
+    number_without_kit: "Unsure: the athlete's number was read, but the kit could not be told.",
+    face_without_number: "Unsure: a face like the athlete's, but no number or kit was read on the shirt.",
+    face_other_shirt: "Unsure: a face like the athlete's, on another number or another team's kit.",
+  } as Record<string, string>,
   lookalikeWarning: 'Another athlete of this event looks very similar: check each clip before using it.',
   /** Matching found no appearance: the family is asked for reference photos instead of paying. */
   nothingFoundWarning:
@@ -395,6 +403,8 @@ export const REVIEW = {
   faceSize: (px: number) => `face ${px}px`,
   /** What the face index saw in a found clip: when, how often, and how close to the references. */
   seen: (span: string, samples: number) => (samples === 1 ? `Face seen once, at ${span.split('–')[0]}` : `Face seen ${span}, in ${samples} samples`),
+  /** A clip that follows a tracked player (issue 35): the player, face or no face. */
+  tracked: (span: string, samples: number) => (samples === 1 ? `Player seen once, at ${span.split('–')[0]}` : `Player tracked ${span}, in ${samples} samples`),
   distance: (d: number) => `distance ${d.toFixed(2)}`,
   accept: 'Accept',
   reject: 'Reject',

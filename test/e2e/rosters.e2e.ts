@@ -1,16 +1,18 @@
 // An event's teams and rosters on the footage screen (issue 35, item 1), in a real browser on
 // `npm start`: the admin imports a roster file with bad lines and reads each line's problem, then
 // a good one, and sees each team with its kit and athletes; at 1280 and 390 px, through the
-// accessibility gate.
+// accessibility gate. Then a player who never shows his face is found by his number on his
+// team's kit (items 2–4): the review says why, and the rendered social cut follows him.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { ROSTER } from '../../src/common/admin-messages';
+import { FOOTAGE, REVIEW, ROSTER } from '../../src/common/admin-messages';
 import { CHECKOUT, DASHBOARD, REQUEST } from '../../src/common/dashboard-messages';
 import { expectAccessible } from './a11y';
 import { grantAdmin, launchBrowser, newPage, shot, signUpByApi, startProduct, type Product } from './support';
+import { HIS_KIT, numberedPlayerVideo } from '../support/people-footage';
 
 let product: Product;
 let browser: Browser;
@@ -135,3 +137,74 @@ it('a family names the team and number; when another family names the same athle
   expect(admin.errors).toEqual([]);
 }, 240_000);
 
+
+it('a player who never shows their face is found by the number on their team’s kit: the review says why, and the social cut follows him', async () => {
+  const headers = { origin: product.url };
+  const admin = await newPage(browser, 1280);
+  await admin.context.addCookies(adminCookies);
+  const { page } = admin;
+  // The admin's roster: the Greys in his shirt's colour, #23 among them.
+  await page.goto(`${product.url}/admin/footage`);
+  const rosters = page.getByTestId('rosters');
+  await rosters.locator('input[type="file"]').setInputFiles(file('greys.csv', ['team,number,name,kit color', `Greys,23,Sam Reed,${HIS_KIT}`, 'Oranges,23,Olly Park,#d2691e']));
+  await rosters.getByTestId('roster-team').filter({ hasText: 'Greys' }).waitFor();
+  // A game and its camera file: his face blurred past finding, 23 on his shirt.
+  await page.getByLabel(FOOTAGE.event).selectOption({ label: 'Austin Fall League' });
+  await page.getByLabel(FOOTAGE.gameName).fill('Greys vs Oranges');
+  await page.getByRole('button', { name: FOOTAGE.addGame }).click();
+  const game = page.getByTestId('game-card').filter({ hasText: 'Greys vs Oranges' });
+  await game.waitFor();
+  await game.getByLabel(FOOTAGE.file).setInputFiles(await numberedPlayerVideo(work, 'greys.mp4', true));
+  await game.getByRole('button', { name: FOOTAGE.upload }).click();
+  await expect.poll(async () => (await game.getByTestId('index-state').allTextContents()).join(','), { timeout: 150_000 }).toBe(FOOTAGE.states.indexed);
+
+  // Sam's family asks for that game as Greys #23, without face matching.
+  const sam = await signUpByApi(product, 'Sam Reed');
+  const family = await newPage(browser, 390);
+  await family.page.goto(sam.link);
+  await family.page.waitForURL('**/dashboard');
+  await family.page.request.put(`${product.url}/api/profile/athlete`, { headers, data: { birthday: '2011-03-14', guardianConsent: true } });
+  const events = (await (await family.page.request.get(`${product.url}/api/events`)).json()) as Array<{ id: string; games: Array<{ id: string; label: string }> }>;
+  const gameId = events.find((e) => e.id === 'austin-fall-league-2024')!.games.find((g) => g.label === 'Greys vs Oranges')!.id;
+  expect((await family.page.request.post(`${product.url}/api/requests`, { headers, data: { eventId: 'austin-fall-league-2024', games: [gameId], team: 'Greys', jerseyNumber: 23 } })).status()).toBe(201);
+  const [request] = (await (await family.page.request.get(`${product.url}/api/requests`)).json()) as Array<{ id: string }>;
+  expect((await page.request.post(`${product.url}/api/admin/requests/${request!.id}/acknowledge`, { headers })).status()).toBe(200);
+
+  // The review: one clip, his whole time on camera, sure, and why.
+  await page.goto(`${product.url}/admin/requests/${request!.id}`);
+  await page.getByRole('heading', { name: REVIEW.title }).waitFor();
+  await page.getByTestId('matching-state').getByText(FOOTAGE.matchStates.ready!).waitFor({ timeout: 60_000 });
+  const moment = page.getByTestId('moment');
+  await expect.poll(() => moment.count()).toBe(1);
+  await moment.getByTestId('reason').getByText(FOOTAGE.reasons.number_and_kit!).waitFor();
+  await moment.getByTestId('seen').getByText(REVIEW.tracked('0:00.0–0:03.5', 8)).waitFor();
+  expect(await moment.getByText(FOOTAGE.unsure, { exact: true }).count()).toBe(0);
+  await moment.scrollIntoViewIfNeeded();
+  await shot(page, 'people-01-found-by-number-1280');
+  await expectAccessible(page, 'review of a clip found by number and kit');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await moment.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, 'people-02-found-by-number-390');
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Accepted and rendered: the social cut's frame follows him, so his number is in it.
+  await moment.getByRole('button', { name: new RegExp(`^${REVIEW.accept} `) }).first().click();
+  await moment.getByTestId('decision').getByText(REVIEW.accepted).waitFor();
+  const started = await page.request.post(`${product.url}/api/admin/requests/${request!.id}/render`, { headers, data: { spotlight: true } });
+  expect(started.status()).toBe(202);
+  await expect
+    .poll(
+      async () => {
+        const review = (await (await page.request.get(`${product.url}/api/admin/requests/${request!.id}/review`)).json()) as { render: { state: string } | null; outputs: Array<{ videoType: string }> };
+        return review.render?.state === 'ready' ? review.outputs.map((o) => o.videoType).sort() : review.render?.state;
+      },
+      { timeout: 240_000 },
+    )
+    .toEqual(['highlight_reel', 'social_cut']);
+  await page.reload();
+  await page.getByRole('heading', { name: REVIEW.title }).waitFor();
+  await shot(page, 'people-03-rendered-1280');
+  expect(admin.errors).toEqual([]);
+  expect(family.errors).toEqual([]);
+}, 480_000);

@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import sharp from 'sharp';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
-import { faceTracks, footage, personTracks } from '../../src/server/db/schema';
+import { faceTracks, footage, highlightRequests, personTracks, reelRenders, userVideos } from '../../src/server/db/schema';
+import { REEL_FORMAT } from '../../src/common/reel-format';
+import { readNumberIn } from '../../src/server/faces/jersey';
 import { indexSettings, purgeExpiredIndexes } from '../../src/server/faces/indexing';
 import { hexToLab, teamOfKit } from '../../src/server/people/kit';
 import { decodePersonBoxes } from '../../src/server/people/track-boxes';
@@ -20,11 +21,11 @@ import type { SegmentResult } from '../../src/server/faces/types';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { uploadFootage } from '../support/footage-upload';
+import { CALIBRATION, HIS_KIT, NUMBER_AT, numberedPlayerVideo } from '../support/people-footage';
 import { jsonOf } from '../support/http';
 import { eventually } from '../support/purchase';
 
 const run = promisify(execFile);
-const CALIBRATION = path.resolve(import.meta.dirname, '../../../shared/faces-calibration');
 const EVENT = 'austin-fall-league-2024';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-people-'));
 const FILE = path.join(work, 'two-shots.mp4');
@@ -143,25 +144,18 @@ describe('people in the index', () => {
   }, 400_000);
 
   it('gathers each person’s shirt colour and the number on it along the track, and says no number where none is legible', async () => {
-    // The man on the right of the first group photo, a white 23 printed on his own green T-shirt.
-    const still = path.join(work, 'numbered.png');
-    const picture = await sharp(path.join(CALIBRATION, 'bbt1.jpg')).resize(1280, 720, { fit: 'cover' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const shirt = { x: 920, y: 285, w: 150, h: 100 };
-    const svg = `<svg width="1280" height="720"><text x="${shirt.x + shirt.w / 2}" y="${shirt.y + shirt.h * 0.85}" font-family="DejaVu Sans" font-weight="bold" font-size="${shirt.h}" fill="#ffffff" text-anchor="middle">23</text></svg>`;
-    await sharp(picture.data, { raw: { width: 1280, height: 720, channels: 3 } }).composite([{ input: Buffer.from(svg) }]).png().toFile(still);
-    const file = path.join(work, 'numbered.mp4');
-    await run('ffmpeg', ['-v', 'error', '-y', '-loop', '1', '-t', '4', '-i', still, '-vf', 'fps=25', '-c:v', 'libx264', '-g', '12', '-pix_fmt', 'yuv420p', file]);
-
+    const file = await numberedPlayerVideo(work, 'numbered.mp4', false);
     const settings = indexSettings(app.server.deps.config);
     const result = await app.server.deps.faces.run<SegmentResult>({ op: 'index-segment', segment: { file, startS: 0, endS: 4, width: 1280, height: 720 }, settings });
     // The person whose box holds the shirt.
+    const shirt = NUMBER_AT;
     const holds = (b: number[]) => b[1]! <= shirt.x + 60 && b[1]! + b[3]! >= shirt.x + shirt.w - 60 && b[2]! <= shirt.y && b[2]! + b[4]! >= shirt.y + shirt.h / 2;
     const numbered = result.people.find((p) => holds(p.boxes[0]!));
     expect(numbered).toMatchObject({ startS: 0, endS: 3.5, jerseyNumber: 23 });
     expect(numbered!.numberReads).toBeGreaterThanOrEqual(2);
     // His shirt (a grey green, #667f6b where the light is even) is told from other teams' kits.
     const kits = [
-      { teamId: 'green', colours: ['#667f6b'] },
+      { teamId: 'green', colours: [HIS_KIT] },
       { teamId: 'orange', colours: ['#d2691e'] },
       { teamId: 'navy', colours: ['#1f2a5a', '#f2f2f2'] },
       { teamId: 'red', colours: ['#c8102e'] },
@@ -194,4 +188,68 @@ describe('people in the index', () => {
     expect(result.stats.people).toBe(0);
     expect(result.tracks.length).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('a player who never shows their face, found by the number on their team’s kit (issue 35)', () => {
+  it('is proposed for as long as they are tracked, with the reason and their box at each sample, and the social cut follows them', async () => {
+    const file = await numberedPlayerVideo(work, 'no-face.mp4', true);
+    const gameId = (await jsonOf<{ id: string }>(await app.fetch(`/api/admin/events/${EVENT}/games`, { method: 'POST', json: { label: 'Game 7' }, cookie: admin.cookie }))).id;
+    const footageId = await uploadFootage(app, admin.cookie, file, { gameId, camera: 'Camera 1', filename: 'no-face.mp4' });
+    await eventually(async () => {
+      const [f] = await app.db.select().from(footage).where(eq(footage.id, footageId));
+      return f?.indexState === 'indexed' ? f : null;
+    }, 150_000);
+    const seven = (await app.db.select().from(personTracks).where(eq(personTracks.footageId, footageId))).find((p) => p.jerseyNumber === 23)!;
+    // Found by his shirt only: no face of his was found to tie to him.
+    expect(seven).toMatchObject({ startS: 0, endS: 3.5, faceTrackIds: [] });
+
+    const csv = ['team,number,name,kit color', `Greys,23,Sam Reed,${HIS_KIT}`, 'Oranges,23,Olly Park,#d2691e', 'Oranges,9,Kai Moss,#d2691e'].join('\n');
+    expect((await app.fetch(`/api/admin/events/${EVENT}/roster`, { method: 'POST', cookie: admin.cookie, body: csv, headers: { 'content-type': 'text/csv' } })).status).toBe(200);
+    // Two families: Sam's (no face matching: nothing biometric is needed) and the other team's #23.
+    const sam = await createVerifiedUser(app, { fullName: 'Sam Reed' });
+    const olly = await createVerifiedUser(app, { fullName: 'Olly Park' });
+    const ask = async (who: { cookie: string; userId: string }, team: string) => {
+      expect((await app.fetch('/api/requests', { method: 'POST', cookie: who.cookie, json: { eventId: EVENT, games: [gameId], team, jerseyNumber: 23 } })).status).toBe(201);
+      const [request] = await app.db.select().from(highlightRequests).where(eq(highlightRequests.userId, who.userId));
+      expect((await app.fetch(`/api/admin/requests/${request!.id}/acknowledge`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
+      return request!.id;
+    };
+    type Review = { request: { matchingState: string }; clips: Array<{ id: string; startS: number; endS: number; unsure: boolean; reason: string | null; thumbnailUrl: string; athlete: { of: string; boxes: number[][] } }> };
+    const reviewOf = (requestId: string) =>
+      eventually(async () => {
+        const body = await jsonOf<Review>(await app.fetch(`/api/admin/requests/${requestId}/review`, { cookie: admin.cookie }));
+        return body.request.matchingState && body.request.matchingState !== 'matching' ? body : null;
+      }, 60_000);
+    const samRequest = await ask(sam, 'Greys');
+    const review = await reviewOf(samRequest);
+    expect(review.request.matchingState).toBe('ready');
+    expect(review.clips).toHaveLength(1);
+    const [clip] = review.clips;
+    expect(clip).toMatchObject({ startS: 0, endS: 4, unsure: false, reason: 'number_and_kit' });
+    expect(clip!.athlete.of).toBe('person');
+    expect(clip!.athlete.boxes.map((b) => b[0])).toEqual([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5]);
+    // His box holds the number, every sample.
+    expect(clip!.athlete.boxes.every(([, x, y, w, h]) => x! <= NUMBER_AT.x + 60 && x! + w! >= NUMBER_AT.x + NUMBER_AT.w - 60 && y! <= NUMBER_AT.y && y! + h! >= NUMBER_AT.y + NUMBER_AT.h / 2)).toBe(true);
+    expect((await app.fetch(clip!.thumbnailUrl, { cookie: admin.cookie })).headers.get('content-type')).toBe('image/jpeg');
+    // The other team's #23 is not him: his kit is not theirs.
+    const ollyReview = await reviewOf(await ask(olly, 'Oranges'));
+    expect(ollyReview.clips).toEqual([]);
+
+    // Rendered: the social cut's frame follows him, so the number on his shirt is in it.
+    expect((await app.fetch(`/api/admin/requests/${samRequest}/clips/${clip!.id}/decision`, { method: 'PUT', json: { decision: 'accepted' }, cookie: admin.cookie })).status).toBe(200);
+    const started = await app.fetch(`/api/admin/requests/${samRequest}/render`, { method: 'POST', json: { spotlight: true }, cookie: admin.cookie });
+    expect(started.status).toBe(202);
+    const renderId = (await jsonOf<{ id: string }>(started)).id;
+    const render = await eventually(async () => {
+      const [row] = await app.db.select().from(reelRenders).where(eq(reelRenders.id, renderId));
+      return row?.state === 'ready' || row?.state === 'failed' ? row : null;
+    }, 240_000);
+    expect(render.error).toBeNull();
+    expect(render.clips[0]!.personTrackIds).toEqual([seven.id]);
+    const [social] = await app.db.select().from(userVideos).where(and(eq(userVideos.requestId, samRequest), eq(userVideos.videoType, 'social_cut')));
+    const at = REEL_FORMAT.social.introS + 1.5;
+    const { stdout } = await run('ffmpeg', ['-v', 'error', '-ss', at.toFixed(3), '-i', app.server.deps.storage.localPath(social!.videoUrl!)!, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', maxBuffer: 1 << 24 });
+    const frame = { data: new Uint8Array(stdout), width: 1080, height: 1920 };
+    expect(await readNumberIn(frame, { x: 0, y: 0, w: 1080, h: 1920 })).toMatchObject({ number: 23 });
+  }, 600_000);
 });

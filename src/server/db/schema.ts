@@ -827,6 +827,10 @@ export const appearances = pgTable(
     trackId: uuid('track_id').references(() => faceTracks.id, { onDelete: 'set null' }),
     /** Every track merged into this clip: the social cut follows their faces. */
     trackIds: jsonb('track_ids').$type<string[]>().notNull().default([]),
+    /** The person tracks the clip spans (people/decide.ts): the athlete's box at each sample. */
+    personTrackIds: jsonb('person_track_ids').$type<string[]>().notNull().default([]),
+    /** Why the clip was proposed when people were weighed (people/decide.ts PersonReason); null: by face alone. */
+    reason: text('reason'),
     rank: integer('rank').notNull(),
     /** The admin's review: null (not yet decided), accepted or rejected. Re-matching keeps decided clips. */
     decision: text('decision'),
@@ -877,4 +881,6 @@ export interface RenderClip {
   endS: number;
   rank: number;
   trackIds: string[];
+  /** The person tracks the clip follows (absent in renders made before people were tracked). */
+  personTrackIds?: string[];
 }

@@ -72,13 +72,19 @@ export async function readNumberIn(frame: RgbFrame, region: Box): Promise<Jersey
   const sorted = Uint8Array.from(grey).sort();
   const light = Math.max(150, sorted[Math.floor(sorted.length * INK_SHARE_LIGHT)]!);
   const dark = Math.min(100, sorted[Math.floor(sorted.length * INK_SHARE_DARK)]!);
+  const median = sorted[sorted.length >> 1]!;
   const looks = [
-    { pixels: grey, mode: 'SINGLE_LINE' },
-    { pixels: grey.map((v) => (v > light ? 0 : 255)), mode: 'SPARSE_TEXT' },
-    { pixels: grey.map((v) => (v < dark ? 0 : 255)), mode: 'SPARSE_TEXT' },
+    { pixels: grey, mode: 'SINGLE_LINE', margin: median },
+    { pixels: grey.map((v) => (v > light ? 0 : 255)), mode: 'SPARSE_TEXT', margin: 255 },
+    { pixels: grey.map((v) => (v < dark ? 0 : 255)), mode: 'SPARSE_TEXT', margin: 255 },
   ] as const;
+  // A margin of the shirt's own grey (or of paper): digits that touch the region's edge are not read.
+  const pad = Math.round(info.height * 0.15);
   for (const look of looks) {
-    const png = await sharp(look.pixels, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
+    const png = await sharp(look.pixels, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .extend({ top: pad, bottom: pad, left: pad, right: pad, background: { r: look.margin, g: look.margin, b: look.margin } })
+      .png()
+      .toBuffer();
     let words: Array<{ text: string; confidence: number }>;
     try {
       const { worker, PSM } = await loadReader();

@@ -3,7 +3,7 @@
 // merged only with the same athlete on the same camera with no cut between.
 import { describe, expect, it } from 'vitest';
 import { faceDistance } from './engine';
-import { CLIP_PAD_S, MATCH_DISTANCE, UNSURE_DISTANCE, proposeAppearances, type IndexedFile, type IndexedTrack } from './matching';
+import { CLIP_PAD_S, MATCH_DISTANCE, UNSURE_DISTANCE, proposeAppearances, type IndexedFile, type IndexedPerson, type IndexedTrack } from './matching';
 
 /** A deterministic generator, so every run builds the same descriptors. */
 function random(seed: number) {
@@ -156,5 +156,59 @@ describe('the decision', () => {
     const clips = proposeAppearances([sure, sameGame, otherGame], [file('a'), file('b'), file('c', { gameId: 'game-2' })], [athlete], []);
     expect(clips.find((c) => c.trackId === sameGame.id)!.unsure).toBe(false);
     expect(clips.find((c) => c.trackId === otherGame.id)!.unsure).toBe(true);
+  });
+});
+
+describe('people weighed with the faces (issue 35)', () => {
+  const teams = [
+    { teamId: 'tigers', colours: ['#f28c28'] },
+    { teamId: 'sharks', colours: ['#1f2a5a'] },
+  ];
+  const shirt = { teamId: 'tigers', number: 7 };
+  let personNo = 0;
+  const person = (footageId: string, startS: number, endS: number, over: Partial<IndexedPerson> = {}): IndexedPerson => ({
+    id: `p${++personNo}`,
+    footageId,
+    startS,
+    endS,
+    samples: Math.round((endS - startS) * 2) + 1,
+    faceTrackIds: [],
+    kit: null,
+    jerseyNumber: null,
+    ...over,
+  });
+
+  it('finds a player who never shows their face by the number on their team’s kit, for as long as they are tracked', () => {
+    const seven = person('a', 12, 30, { jerseyNumber: 7, kit: '#ee8a2c' });
+    const otherSeven = person('a', 40, 50, { jerseyNumber: 7, kit: '#222d5e' });
+    const teammate = person('a', 12, 30, { jerseyNumber: 9, kit: '#ee8a2c' });
+    const clips = proposeAppearances([], [file('a')], [], [], 7, { people: [seven, otherSeven, teammate], athlete: shirt, teams });
+    expect(clips).toHaveLength(1);
+    expect(clips[0]).toMatchObject({ startS: 11.5, endS: 30.5, unsure: false, reason: 'number_and_kit', trackId: null, trackIds: [], personTrackIds: [seven.id], jerseySeen: 7 });
+  });
+
+  it('stretches a face seen for a second to the whole track of the person it lies in', () => {
+    const face = track('a', 20, 21, [at(athlete, 0.3)]);
+    const body = person('a', 14, 29, { faceTrackIds: [face.id], kit: '#ee8a2c' });
+    const [clip] = proposeAppearances([face], [file('a')], [athlete], [], 7, { people: [body], athlete: shirt, teams });
+    expect(clip).toMatchObject({ startS: 13.5, endS: 29.5, seenStartS: 14, seenEndS: 29, unsure: false, reason: 'face', trackId: face.id, trackIds: [face.id], personTrackIds: [body.id] });
+  });
+
+  it('puts a sure face to the admin where the shirt says nothing or shows another number, with the reason', () => {
+    const face = track('a', 20, 22, [at(athlete, 0.3)]);
+    const [silent] = proposeAppearances([face], [file('a')], [athlete], [], 7, { people: [person('a', 18, 25, { faceTrackIds: [face.id] })], athlete: shirt, teams });
+    expect(silent).toMatchObject({ unsure: true, reason: 'face_without_number' });
+    const [other] = proposeAppearances([face], [file('a')], [athlete], [], 7, { people: [person('a', 18, 25, { faceTrackIds: [face.id], jerseyNumber: 12 })], athlete: shirt, teams });
+    expect(other).toMatchObject({ unsure: true, reason: 'face_other_shirt', jerseySeen: 12 });
+    // Faces not on any tracked person are judged by the face alone, as before.
+    const [alone] = proposeAppearances([face], [file('a')], [athlete], [], 7, { people: [], athlete: shirt, teams });
+    expect(alone).toMatchObject({ unsure: false, reason: null, personTrackIds: [] });
+  });
+
+  it('prefers the number on the team’s kit to an unsure face seen at the same moment on the same camera', () => {
+    const stranger = track('a', 10, 14, [at(athlete, 0.55)]);
+    const seven = person('a', 10, 14, { jerseyNumber: 7, kit: '#ee8a2c' });
+    const clips = proposeAppearances([stranger], [file('a')], [athlete], [], 7, { people: [seven], athlete: shirt, teams });
+    expect(clips.map((c) => [c.reason, c.unsure])).toEqual([['number_and_kit', false]]);
   });
 });

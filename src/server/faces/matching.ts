@@ -8,13 +8,15 @@
 // when it is another number. Runs as the 'faces.match-request' job
 // when a request is approved, and again when more of its footage is indexed.
 import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import { appearances, athleteReferences, eventGames, faceTracks, footage, highlightRequests, userProfiles } from '../db/schema';
+import { appearances, athleteReferences, eventGames, eventTeams, faceTracks, footage, highlightRequests, personTracks, userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import type { JobHandler } from '../jobs/queue';
 import { announceHandPick, announceNothingFound } from '../requests/reel-progress';
 import { base64Of, decodeBase64Embeddings, decodeEmbeddings } from './embeddings';
 import { faceDistance } from './engine';
 import { rankNumbers } from './jersey';
+import { decidePerson, type AthleteShirt, type PersonReason } from '../people/decide';
+import type { TeamKits } from '../people/kit';
 
 /**
  * Below MATCH_DISTANCE: the same person; up to UNSURE_DISTANCE: for the admin to decide. Chosen on
@@ -66,16 +68,22 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     await deps.bus.publish({ topic: 'highlight_requests', userId: request.userId, action: 'update', id: requestId });
   };
 
-  const [profile] = await db.select({ consent: userProfiles.faceMatchConsentAt, jerseyNumber: userProfiles.jerseyNumber }).from(userProfiles).where(eq(userProfiles.id, request.userId));
-  if (!profile?.consent) {
-    await finish('no_consent', []);
-    return 'no_consent';
-  }
-  const refs = (await db.select({ embedding: athleteReferences.embedding }).from(athleteReferences).where(and(eq(athleteReferences.userId, request.userId), isNotNull(athleteReferences.embedding))))
-    .flatMap((r) => decodeEmbeddings(r.embedding));
-  if (!refs.length) {
-    await finish('no_reference', []);
-    return 'no_reference';
+  const [profile] = await db
+    .select({ consent: userProfiles.faceMatchConsentAt, jerseyNumber: userProfiles.jerseyNumber, teamName: userProfiles.teamName })
+    .from(userProfiles)
+    .where(eq(userProfiles.id, request.userId));
+  const refs = profile?.consent
+    ? (await db.select({ embedding: athleteReferences.embedding }).from(athleteReferences).where(and(eq(athleteReferences.userId, request.userId), isNotNull(athleteReferences.embedding)))).flatMap((r) =>
+        decodeEmbeddings(r.embedding),
+      )
+    : [];
+  // Without faces to look for, the athlete can still be found by the number on their team's kit
+  // (no face is compared: nothing biometric), where the event has teams and the request names one.
+  const shirt = await athleteShirtOf(db, request.eventId, request.teamName ?? profile?.teamName ?? null, request.jerseyNumber ?? profile?.jerseyNumber ?? null);
+  const facesOff: MatchOutcome | null = !profile?.consent ? 'no_consent' : !refs.length ? 'no_reference' : null;
+  if (facesOff && !shirt) {
+    await finish(facesOff, []);
+    return facesOff;
   }
 
   // Other consenting athletes with a request for the same event: a face closer to one of them is
@@ -116,7 +124,7 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     .select({ id: footage.id, gameId: footage.gameId, camera: footage.camera, duration: footage.durationSeconds, shotCuts: footage.shotCuts })
     .from(footage)
     .where(and(eq(footage.eventId, request.eventId), eq(footage.indexState, 'indexed'), games ? inArray(footage.gameId, games) : undefined));
-  const tracks = files.length
+  const tracks = files.length && !facesOff
     ? await db
         .select({
           id: faceTracks.id,
@@ -132,19 +140,57 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
         .from(faceTracks)
         .where(and(inArray(faceTracks.footageId, files.map((f) => f.id)), sql`length(${faceTracks.embeddings}) > 0`))
     : [];
+  const people = shirt && files.length ? await peopleOf(db, files.map((f) => f.id)) : [];
   const proposals = proposeAppearances(
     tracks.map((t) => ({ ...t, embeddings: decodeBase64Embeddings(t.embeddings) })),
     files,
     refs,
     allOtherRefs,
-    profile.jerseyNumber,
+    shirt?.athlete.number ?? profile?.jerseyNumber ?? null,
+    shirt ? { people, athlete: shirt.athlete, teams: shirt.teams } : null,
   );
   const rows: (typeof appearances.$inferInsert)[] = proposals.map((p) => ({ ...p, requestId }));
+  // Found by the shirt alone, without faces: ready; found nowhere, the face state says why.
+  if (facesOff && !rows.length) {
+    await finish(facesOff, []);
+    return facesOff;
+  }
   await finish('ready', rows, lookalikes.length > 0);
   if (lookalikes.length) {
     await db.update(highlightRequests).set({ lookalike: true }).where(inArray(highlightRequests.id, lookalikes.map((l) => l.requestId)));
   }
   return 'ready';
+}
+
+/**
+ * The athlete's shirt, when the event has teams and the request (or the profile) names one of them
+ * and a number: the team's id, the number, and every team's kit colours.
+ */
+async function athleteShirtOf(db: AppDeps['db'], eventId: string, teamName: string | null, number: number | null): Promise<{ athlete: AthleteShirt; teams: TeamKits[] } | null> {
+  if (!teamName || number === null) return null;
+  const rows = await db.select().from(eventTeams).where(eq(eventTeams.eventId, eventId));
+  const team = rows.find((t) => t.name.toLowerCase() === teamName.toLowerCase());
+  if (!team) return null;
+  const teams = rows.map((t) => ({ teamId: t.id, colours: [t.kitColor, t.awayKitColor].filter((c): c is string => Boolean(c)) })).filter((t) => t.colours.length);
+  return { athlete: { teamId: team.id, number }, teams };
+}
+
+/** The person tracks of these files, with their evidence (boxes are not needed to decide). */
+async function peopleOf(db: AppDeps['db'], footageIds: string[]): Promise<IndexedPerson[]> {
+  const rows = await db
+    .select({
+      id: personTracks.id,
+      footageId: personTracks.footageId,
+      startS: personTracks.startS,
+      endS: personTracks.endS,
+      samples: personTracks.samples,
+      faceTrackIds: personTracks.faceTrackIds,
+      kit: personTracks.kitColour,
+      jerseyNumber: personTracks.jerseyNumber,
+    })
+    .from(personTracks)
+    .where(inArray(personTracks.footageId, footageIds));
+  return rows;
 }
 
 export interface IndexedTrack {
@@ -159,6 +205,23 @@ export interface IndexedTrack {
   embeddings: Float32Array[];
   /** The number read on the shirt under the face, if any. */
   jerseyNumber?: number | null;
+}
+/** A person track of the index (people/stretch.ts) with the evidence gathered along it. */
+export interface IndexedPerson {
+  id: string;
+  footageId: string;
+  startS: number;
+  endS: number;
+  samples: number;
+  faceTrackIds: string[];
+  kit: string | null;
+  jerseyNumber: number | null;
+}
+/** What the people of the index are weighed against: the athlete's shirt and the event's kits. */
+export interface PeopleToWeigh {
+  people: IndexedPerson[];
+  athlete: AthleteShirt;
+  teams: TeamKits[];
 }
 export interface IndexedFile {
   id: string;
@@ -185,8 +248,11 @@ export interface ProposedAppearance {
   lookalike: boolean;
   /** The jersey number read in this clip, when one was. */
   jerseySeen: number | null;
-  trackId: string;
+  trackId: string | null;
   trackIds: string[];
+  personTrackIds: string[];
+  /** Why, when people were weighed (people/decide.ts); null for a clip found by face alone. */
+  reason: PersonReason | null;
   rank: number;
 }
 
@@ -194,6 +260,53 @@ interface Hit extends IndexedTrack {
   distance: number;
   unsure: boolean;
   lookalike: boolean;
+  /** A person's track standing for the faces tied to it, or for no face at all. */
+  person?: { ids: string[]; faceIds: string[]; reason: PersonReason; confidence: number };
+}
+
+/** Of the decision's reasons, the one a clip shows when it merges several: the strongest first. */
+const REASON_ORDER: PersonReason[] = ['number_and_kit', 'face', 'number_without_kit', 'face_without_number', 'face_other_shirt'];
+/** The confidence of a clip found without a face: the number on the team's kit, or the number alone. */
+const PERSON_CONFIDENCE: Record<PersonReason, number> = { number_and_kit: 0.9, face: 0.9, number_without_kit: 0.5, face_without_number: 0.5, face_other_shirt: 0.3 };
+
+/**
+ * The people of the index weighed (people/decide.ts): each person track the decision proposes
+ * becomes one hit spanning the whole track, standing for the face hits tied to it (a face seen
+ * for a second names the person for as long as they are tracked). Returns those hits and the
+ * face hits they took in.
+ */
+function weighPeople(faceHits: Hit[], weigh: PeopleToWeigh): { hits: Hit[]; absorbed: Set<string> } {
+  const byId = new Map(faceHits.map((h) => [h.id, h]));
+  const hits: Hit[] = [];
+  const absorbed = new Set<string>();
+  for (const person of weigh.people) {
+    const faces = person.faceTrackIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    const verdict = decidePerson(
+      { jerseyNumber: person.jerseyNumber, kit: person.kit, faces: faces.map((f) => (!f.unsure && !f.lookalike ? 'sure' : 'unsure')) },
+      weigh.athlete,
+      weigh.teams,
+    );
+    if (!verdict) continue;
+    for (const f of faces) absorbed.add(f.id);
+    const best = faces.reduce<Hit | null>((a, b) => (!a || b.distance < a.distance ? b : a), null);
+    hits.push({
+      id: best?.id ?? person.id,
+      footageId: person.footageId,
+      startS: person.startS,
+      endS: person.endS,
+      samples: person.samples,
+      faceHeight: Math.max(0, ...faces.map((f) => f.faceHeight)),
+      quality: best?.quality ?? 0,
+      embeddings: [],
+      jerseyNumber: person.jerseyNumber,
+      distance: best?.distance ?? 1,
+      unsure: verdict.unsure,
+      // The athlete's number on their kit settles a look-alike face.
+      lookalike: verdict.reason !== 'number_and_kit' && faces.some((f) => f.lookalike),
+      person: { ids: [person.id], faceIds: faces.map((f) => f.id), reason: verdict.reason, confidence: best ? confidenceOf(best.distance) : PERSON_CONFIDENCE[verdict.reason] },
+    });
+  }
+  return { hits, absorbed };
 }
 
 /**
@@ -246,14 +359,19 @@ export function proposeAppearances(
   refs: Float32Array[],
   otherRefs: Float32Array[],
   jerseyNumber: number | null = null,
+  people: PeopleToWeigh | null = null,
 ): ProposedAppearance[] {
   const rows: ProposedAppearance[] = [];
-  const hits = judgeTracks(tracks, files, refs, otherRefs);
+  const faceHits = judgeTracks(tracks, files, refs, otherRefs);
+  const weighed = people ? weighPeople(faceHits, people) : { hits: [], absorbed: new Set<string>() };
+  const hits = [...faceHits.filter((h) => !weighed.absorbed.has(h.id)), ...weighed.hits];
+  // Who is the athlete when two are seen at once: the number on the team's kit first, then the closest face.
+  const closeness = (h: Hit) => (h.person?.reason === 'number_and_kit' ? -1 : h.distance);
   for (const file of files) {
     // The athlete is in one place at a time: of two faces seen together on one camera, the closer
     // one is the athlete and the other someone else.
     const own: Hit[] = [];
-    for (const hit of hits.filter((h) => h.footageId === file.id).sort((a, b) => a.distance - b.distance)) {
+    for (const hit of hits.filter((h) => h.footageId === file.id).sort((a, b) => closeness(a) - closeness(b))) {
       if (!own.some((o) => Math.min(o.endS, hit.endS) - Math.max(o.startS, hit.startS) >= SAME_TIME_S)) own.push(hit);
     }
     own.sort((a, b) => a.startS - b.startS);
@@ -276,6 +394,10 @@ export function proposeAppearances(
 
 function clipOf(group: Hit[], file: IndexedFile, jerseyNumber: number | null): ProposedAppearance {
   const best = group.reduce((a, b) => (b.distance < a.distance ? b : a));
+  // The face tracks of the clip: a face hit is its own track; a person's hit, the faces tied to it.
+  const faced = group.filter((g) => !g.person || g.person.faceIds.length > 0);
+  const reasons = group.flatMap((g) => (g.person ? [g.person.reason] : []));
+  const reason = REASON_ORDER.find((r) => reasons.includes(r)) ?? null;
   const jerseySeen = rankNumbers(group.flatMap((g) => g.jerseyNumber ?? []))[0]?.[0] ?? null;
   const ownNumber = jerseyNumber !== null && jerseySeen === jerseyNumber;
   const otherNumber = jerseyNumber !== null && jerseySeen !== null && jerseySeen !== jerseyNumber;
@@ -299,13 +421,15 @@ function clipOf(group: Hit[], file: IndexedFile, jerseyNumber: number | null): P
     seenEndS: round(seenEndS),
     samples: group.reduce((sum, g) => sum + g.samples, 0),
     distance: Math.round(best.distance * 1000) / 1000,
-    confidence: confidenceOf(best.distance),
+    confidence: best.person ? best.person.confidence : confidenceOf(best.distance),
     faceHeight: Math.max(...group.map((g) => g.faceHeight)),
     unsure,
     lookalike,
     jerseySeen,
-    trackId: group.reduce((a, b) => (b.quality > a.quality ? b : a)).id,
-    trackIds: group.map((g) => g.id),
+    trackId: faced.length ? faced.reduce((a, b) => (b.quality > a.quality ? b : a)).id : null,
+    trackIds: group.flatMap((g) => (g.person ? g.person.faceIds : [g.id])),
+    personTrackIds: group.flatMap((g) => g.person?.ids ?? []),
+    reason,
     rank: 0,
   };
 }

@@ -6,12 +6,24 @@ import type { Box } from '../vision/boxes';
 
 export type Lab = [number, number, number];
 
+/**
+ * A box less than this many times as tall as wide holds the upper body only (a close camera, a
+ * seated or bending player): its shirt is lower in the box than a standing player's.
+ */
+const WHOLE_BODY_ASPECT = 1.6;
+
+/** Where the shirt lies down a person's box, as shares of its height: [top, bottom]. */
+export function shirtBand(box: Box, standing: [number, number], upper: [number, number]): [number, number] {
+  return box.h >= box.w * WHOLE_BODY_ASPECT ? standing : upper;
+}
+
 /** The shirt's middle: clear of the arms, the head and the shorts in a loose detector box. */
 export function torsoRegion(box: Box, frame: { width: number; height: number }): Box | null {
+  const [top, bottom_] = shirtBand(box, [0.22, 0.45], [0.5, 0.8]);
   const x = Math.max(0, Math.round(box.x + box.w * 0.3));
-  const y = Math.max(0, Math.round(box.y + box.h * 0.22));
+  const y = Math.max(0, Math.round(box.y + box.h * top));
   const right = Math.min(frame.width, Math.round(box.x + box.w * 0.7));
-  const bottom = Math.min(frame.height, Math.round(box.y + box.h * 0.45));
+  const bottom = Math.min(frame.height, Math.round(box.y + box.h * bottom_));
   return right - x >= 3 && bottom - y >= 3 ? { x, y, w: right - x, h: bottom - y } : null;
 }
 

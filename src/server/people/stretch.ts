@@ -4,11 +4,11 @@
 // is tied to the person whose box holds it, so a face seen once names the person's whole track.
 // Along each track the evidence of who it is is gathered, never from one frame: the shirt's
 // colour (people/kit.ts) and the number on it (read with the OCR faces/jersey.ts uses, voted).
-import { insideShare, iou, type Box } from '../vision/boxes';
+import { insideShare, type Box } from '../vision/boxes';
 import type { RgbFrame } from '../faces/engine';
 import { chestRegion, jerseyOf, MIN_JERSEY_FACE_PX, readNumberIn, type JerseyRead } from '../faces/jersey';
 import { detectPeople, type PersonDetectSettings } from './detector';
-import { kitOfTrack, labToHex, shirtColour, torsoRegion, type Lab } from './kit';
+import { kitOfTrack, labToHex, shirtBand, shirtColour, torsoRegion, type Lab } from './kit';
 import { PersonTracker, type PersonTrack, type PersonTrackerSettings } from './tracker';
 
 export type PersonSettings = PersonDetectSettings & PersonTrackerSettings;
@@ -37,10 +37,12 @@ interface Evidence {
 }
 
 /**
- * A box overlapping another person's this much shows parts of both: no evidence is taken from it.
- * A box lying mostly inside it is a part of the same person the detector found twice.
+ * A shirt that another person's shirt covers this much of may show parts of both: no evidence is
+ * taken from it. Another box lying mostly inside this one is a part of the same person the
+ * detector found twice; a box that overlaps only this one's legs or head (a seated person's legs
+ * found apart) takes nothing from the shirt.
  */
-const CLEAR_OF_OTHERS_IOU = 0.15;
+const SHIRTS_OVERLAP = 0.2;
 const PART_INSIDE = 0.7;
 /** Shirt colours kept a track (enough for a steady median), and the least box height to read one. */
 const KIT_SAMPLES = 24;
@@ -53,12 +55,13 @@ export const NUMBER_MIN_PERSON_PX = 110;
 const NUMBER_READS = 5;
 const NUMBER_EVERY_S = 1;
 
-/** Where a shirt's number is, front or back: the upper body, arm to arm. */
+/** Where a shirt's number is, front or back: the chest or back, arm to arm. */
 export function numberRegion(box: Box, frame: { width: number; height: number }): Box | null {
+  const [top, bottom_] = shirtBand(box, [0.15, 0.55], [0.4, 0.97]);
   const x = Math.max(0, Math.round(box.x + box.w * 0.15));
-  const y = Math.max(0, Math.round(box.y + box.h * 0.15));
+  const y = Math.max(0, Math.round(box.y + box.h * top));
   const right = Math.min(frame.width, Math.round(box.x + box.w * 0.85));
-  const bottom = Math.min(frame.height, Math.round(box.y + box.h * 0.55));
+  const bottom = Math.min(frame.height, Math.round(box.y + box.h * bottom_));
   return right - x >= 8 && bottom - y >= 8 ? { x, y, w: right - x, h: bottom - y } : null;
 }
 
@@ -135,7 +138,13 @@ export class PeopleInStretch {
   private async gatherEvidence(frame: RgbFrame, t: number, placed: Array<Box & { score: number; track: PersonTrack }>, faceIn: Map<PersonTrack, Box>) {
     for (const person of placed) {
       if (person.score < this.settings.highScore) continue;
-      const crowded = placed.some((other) => other !== person && iou(other, person) > CLEAR_OF_OTHERS_IOU && insideShare(other, person) < PART_INSIDE);
+      const shirtOf = (box: Box) => numberRegion(box, frame);
+      const own = shirtOf(person);
+      const crowded = placed.some((other) => {
+        if (other === person || insideShare(other, person) >= PART_INSIDE) return false;
+        const theirs = shirtOf(other);
+        return Boolean(own && theirs && insideShare(own, theirs) > SHIRTS_OVERLAP);
+      });
       if (crowded) continue;
       const evidence = this.evidence.get(person.track) ?? { kits: [], reads: [], attempts: 0, lastAttemptT: -Infinity };
       this.evidence.set(person.track, evidence);

@@ -14,7 +14,8 @@ import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
 import { addresseeOf } from '../family/members';
-import { faceDetections, footage, highlightRequests, orders, reelRenders, userProfiles, userStills, userVideos, type RenderClip } from '../db/schema';
+import { footage, highlightRequests, orders, reelRenders, userProfiles, userStills, userVideos, type RenderClip } from '../db/schema';
+import { athleteBoxesOf, followedBox } from './athlete-boxes';
 import type { AppDeps } from '../deps';
 import { jobIdFor, type JobHandler } from '../jobs/queue';
 import { reelDeliveredMail } from '../mail/templates';
@@ -63,7 +64,7 @@ export async function startRender(deps: Pick<AppDeps, 'db' | 'jobs' | 'bus'>, re
     if (running) throw new ReviewRefused(409, REVIEW.renderBusy);
     const clips = await acceptedClips(tx, requestId);
     if (!clips.length) throw new ReviewRefused(400, REVIEW.renderNeedsClips);
-    const snapshot: RenderClip[] = clips.map((c) => ({ appearanceId: c.id, footageId: c.footageId, startS: c.startS, endS: c.endS, rank: c.rank, trackIds: c.trackIds }));
+    const snapshot: RenderClip[] = clips.map((c) => ({ appearanceId: c.id, footageId: c.footageId, startS: c.startS, endS: c.endS, rank: c.rank, trackIds: c.trackIds, personTrackIds: c.personTrackIds }));
     const [row] = await tx.insert(reelRenders).values({ requestId, spotlight: opts.spotlight, clips: snapshot, createdBy: adminId }).returning();
 
     // A family that has paid and has no reel yet sees "Video Being Processed" from now on.
@@ -199,22 +200,15 @@ export function renderReelJob(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'ma
         const probe = await probeVideo(stored.input);
         sources.set(f.id, { file: stored.input, width: probe.width, height: probe.height, hasAudio: probe.audioCodec !== null });
       }
-      const trackIds = [...new Set(render.clips.flatMap((c) => c.trackIds))];
-      const detections = trackIds.length
-        ? await db
-            .select({ trackId: faceDetections.trackId, t: faceDetections.t, x: faceDetections.x, y: faceDetections.y, w: faceDetections.w, h: faceDetections.h, quality: faceDetections.quality })
-            .from(faceDetections)
-            .where(inArray(faceDetections.trackId, trackIds))
-            .orderBy(faceDetections.t)
-        : [];
+      // What each clip follows: the tracked person's head, or the face (reels/athlete-boxes.ts).
+      const followed = await athleteBoxesOf(db, render.clips);
       const clips = render.clips
-        .filter((c) => sources.has(c.footageId))
-        .map((c) => {
+        .map((c, i) => ({ c, followed: followed[i]! }))
+        .filter(({ c }) => sources.has(c.footageId))
+        .map(({ c, followed: { of, boxes } }) => {
           const source = sources.get(c.footageId)!;
           const durationS = Math.round((c.endS - c.startS) * 10) / 10;
-          const faces = detections
-            .filter((d) => c.trackIds.includes(d.trackId) && d.t >= c.startS && d.t <= c.endS)
-            .map((d) => ({ t: d.t - c.startS, x: d.x, y: d.y, w: d.w, h: d.h, quality: d.quality }));
+          const faces = boxes.map((box) => followedBox(box, of)).map((f) => ({ ...f, t: f.t - c.startS }));
           return { ...source, startS: c.startS, durationS, rank: c.rank, faces } satisfies ClipInput & { rank: number };
         });
       if (!clips.length) throw new Error('None of the clips’ footage is there any more.');

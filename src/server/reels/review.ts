@@ -14,6 +14,8 @@ import { publishReview, type EventBus } from '../realtime/bus';
 import type { Storage } from '../storage/storage';
 import { clipThumbnailKey, clipThumbnailUrl } from './clip-thumbnail';
 import { nothingFound } from '../requests/reel-progress';
+import { athleteBoxesOf } from './athlete-boxes';
+import type { PersonReason } from '../people/decide';
 
 export type AppearanceRow = typeof appearances.$inferSelect;
 
@@ -142,6 +144,7 @@ export async function loadReview(db: Db, requestId: string) {
     : [];
   const games = request.eventId ? await db.select().from(eventGames).where(eq(eventGames.eventId, request.eventId)).orderBy(asc(eventGames.position)) : [];
   const rows = await db.select().from(appearances).where(eq(appearances.requestId, requestId)).orderBy(asc(appearances.rank));
+  const followed = await athleteBoxesOf(db, rows);
   const [render] = await db.select().from(reelRenders).where(eq(reelRenders.requestId, requestId)).orderBy(desc(reelRenders.createdAt)).limit(1);
   const outputs = await db
     .select({ id: userVideos.id, videoType: userVideos.videoType, durationSeconds: userVideos.durationSeconds, isVisible: userVideos.isVisible })
@@ -175,7 +178,7 @@ export async function loadReview(db: Db, requestId: string) {
     games: games.map((g) => ({ id: g.id, label: g.label })),
     // Each file's place on its game's clock: a clip at t in the file is at t + syncOffsetS.
     footage: files.map((f) => ({ id: f.id, gameId: f.gameId, camera: f.camera, durationSeconds: f.durationSeconds, width: f.width, height: f.height, indexState: f.indexState, syncOffsetS: f.syncOffsetS, syncSource: f.syncSource, streamUrl: `/api/admin/footage/${f.id}/stream` })),
-    clips: rows.map((a) => ({
+    clips: rows.map((a, i) => ({
       id: a.id,
       footageId: a.footageId,
       gameId: a.gameId,
@@ -194,6 +197,10 @@ export async function loadReview(db: Db, requestId: string) {
       // The number read on the shirt in this clip, and whether it is the athlete's (null: the
       // profile has no number to compare with).
       jersey: a.jerseySeen === null ? null : { number: a.jerseySeen, athletes: profile?.jerseyNumber == null ? null : a.jerseySeen === profile.jerseyNumber },
+      /** Why the clip was proposed where people were weighed (the shirt, the face, what was missing); null: by face alone. */
+      reason: a.reason as PersonReason | null,
+      /** The athlete's box at each sample, [t, x, y, w, h] in the file's seconds and pixels: what the social cut follows. */
+      athlete: { of: followed[i]!.of, boxes: followed[i]!.boxes.map((b) => [b.t, b.x, b.y, b.w, b.h]) },
       rank: a.rank,
       decision: a.decision,
       position: a.position,

@@ -1,5 +1,6 @@
 // The review screen's calls: the request's clips, moments and render, and every change to them.
 // Each change is saved on the server at once; live updates ('reel_review') refresh other admins.
+import type { PersonReason } from '../../../server/people/decide';
 import type { UnsearchedCamera } from './matching-state';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { requestJson } from '../../lib/api-error';
@@ -22,6 +23,10 @@ export interface ReviewClip {
   lookalike: boolean;
   /** athletes: whether it is the profile's number; null when the profile has none. */
   jersey: { number: number; athletes: boolean | null } | null;
+  /** Why it was proposed where people were weighed (the shirt, the face, what was missing); null: by face alone. */
+  reason: PersonReason | null;
+  /** The athlete's box at each sample, [t, x, y, w, h]: the tracked person's, or the face's. */
+  athlete: { of: 'person' | 'face'; boxes: number[][] };
   rank: number;
   decision: 'accepted' | 'rejected' | null;
   position: number | null;

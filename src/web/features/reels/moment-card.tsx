@@ -59,12 +59,12 @@ export function MomentCard({ review, moment }: { review: Review; moment: Moment 
                   <span className="block text-neutral-300">{span(clip.startS + offset, clip.endS + offset)}</span>
                   {offset !== 0 && <span className="block text-xs text-neutral-400">{REVIEW.inFile(span(clip.startS, clip.endS))}</span>}
                   <span className="block text-neutral-300">
-                    {FOOTAGE.confidence} {Math.round(clip.confidence * 100)}% · {REVIEW.faceSize(clip.faceHeight)}
-                    {!clip.manual && <> · {REVIEW.distance(clip.distance)}</>}
+                    {FOOTAGE.confidence} {Math.round(clip.confidence * 100)}%{clip.faceHeight > 0 && <> · {REVIEW.faceSize(clip.faceHeight)}</>}
+                    {!clip.manual && clip.faceHeight > 0 && <> · {REVIEW.distance(clip.distance)}</>}
                   </span>
                   {clip.seenStartS !== null && clip.seenEndS !== null && clip.samples !== null && (
                     <span className="block text-xs text-neutral-400" data-testid="seen">
-                      {REVIEW.seen(span(clip.seenStartS + offset, clip.seenEndS + offset), clip.samples)}
+                      {(clip.athlete.of === 'person' ? REVIEW.tracked : REVIEW.seen)(span(clip.seenStartS + offset, clip.seenEndS + offset), clip.samples)}
                     </span>
                   )}
                 </p>
@@ -82,6 +82,11 @@ export function MomentCard({ review, moment }: { review: Review; moment: Moment 
                     data-testid="jersey"
                   >
                     {clip.jersey.athletes === false ? FOOTAGE.jerseyOther(clip.jersey.number) : FOOTAGE.jerseyOwn(clip.jersey.number)}
+                  </span>
+                )}
+                {clip.reason && FOOTAGE.reasons[clip.reason] && (
+                  <span className="basis-full text-xs text-neutral-300" data-testid="reason">
+                    {FOOTAGE.reasons[clip.reason]}
                   </span>
                 )}
                 {clip.decision && (

@@ -1,0 +1,49 @@
+// Who a person track is: every rule of the decision, and that it says "unsure" with its reason
+// rather than guess.
+import { describe, expect, it } from 'vitest';
+import { decidePerson, type PersonEvidence } from './decide';
+
+const teams = [
+  { teamId: 'tigers', colours: ['#f28c28', '#ffffff'] },
+  { teamId: 'sharks', colours: ['#1f2a5a'] },
+];
+const ORANGE = '#ee8a2c';
+const NAVY = '#222d5e';
+const athlete = { teamId: 'tigers', number: 7 };
+const person = (over: Partial<PersonEvidence>): PersonEvidence => ({ jerseyNumber: null, kit: null, faces: [], ...over });
+
+describe('who a person track is', () => {
+  it('is the athlete, sure, where their number is read on their team’s kit, face or no face', () => {
+    expect(decidePerson(person({ jerseyNumber: 7, kit: ORANGE }), athlete, teams)).toEqual({ unsure: false, reason: 'number_and_kit' });
+    expect(decidePerson(person({ jerseyNumber: 7, kit: '#fdfdfd' }), athlete, teams)).toEqual({ unsure: false, reason: 'number_and_kit' });
+  });
+
+  it('is the athlete, unsure, where the number is read but the kit is not told', () => {
+    expect(decidePerson(person({ jerseyNumber: 7 }), athlete, teams)).toEqual({ unsure: true, reason: 'number_without_kit' });
+    expect(decidePerson(person({ jerseyNumber: 7, kit: '#2e8b57' }), athlete, teams)).toEqual({ unsure: true, reason: 'number_without_kit' });
+  });
+
+  it('is someone else where the athlete’s number is on the other team’s kit, or another number on any kit', () => {
+    expect(decidePerson(person({ jerseyNumber: 7, kit: NAVY }), athlete, teams)).toBeNull();
+    expect(decidePerson(person({ jerseyNumber: 12, kit: ORANGE }), athlete, teams)).toBeNull();
+    expect(decidePerson(person({ kit: ORANGE }), athlete, teams)).toBeNull();
+    expect(decidePerson(person({}), athlete, teams)).toBeNull();
+  });
+
+  it('takes a sure face where the shirt agrees, and puts it to the admin where the shirt says nothing or something else', () => {
+    expect(decidePerson(person({ faces: ['sure'], kit: ORANGE }), athlete, teams)).toEqual({ unsure: false, reason: 'face' });
+    expect(decidePerson(person({ faces: ['sure'], jerseyNumber: 7 }), athlete, teams)).toEqual({ unsure: false, reason: 'face' });
+    expect(decidePerson(person({ faces: ['sure'] }), athlete, teams)).toEqual({ unsure: true, reason: 'face_without_number' });
+    expect(decidePerson(person({ faces: ['sure'], jerseyNumber: 12, kit: ORANGE }), athlete, teams)).toEqual({ unsure: true, reason: 'face_other_shirt' });
+    expect(decidePerson(person({ faces: ['sure', 'unsure'], kit: NAVY }), athlete, teams)).toEqual({ unsure: true, reason: 'face_other_shirt' });
+    expect(decidePerson(person({ faces: ['unsure'] }), athlete, teams)).toEqual({ unsure: true, reason: 'face_without_number' });
+  });
+
+  it('keeps a sure face sure where the event does not know the athlete’s team and number', () => {
+    expect(decidePerson(person({ faces: ['sure'] }), { teamId: null, number: null }, teams)).toEqual({ unsure: false, reason: 'face' });
+    expect(decidePerson(person({ faces: ['sure'], jerseyNumber: 4 }), { teamId: null, number: null }, [])).toEqual({ unsure: false, reason: 'face' });
+    expect(decidePerson(person({ faces: ['sure'] }), athlete, [])).toEqual({ unsure: false, reason: 'face' });
+    // A number alone, without teams to tell the kit by, is unsure.
+    expect(decidePerson(person({ jerseyNumber: 7, kit: ORANGE }), athlete, [])).toEqual({ unsure: true, reason: 'number_without_kit' });
+  });
+});

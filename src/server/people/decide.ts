@@ -1,0 +1,57 @@
+// Stage "decide identity": who a person track is, from the evidence gathered along it (the number
+// on the shirt, the kit's team, the faces tied to it) against the athlete a request names (their
+// team and number, their faces judged by faces/matching.ts). Every rule of that decision is here,
+// with the reason it gives: the admin sees the reason of every "Unsure".
+import { teamOfKit, hexToLab, type TeamKits } from './kit';
+
+/** What a request says its athlete is: the team (its id among the event's teams) and the number. */
+export interface AthleteShirt {
+  teamId: string | null;
+  number: number | null;
+}
+
+/** The evidence of one person track. */
+export interface PersonEvidence {
+  jerseyNumber: number | null;
+  kit: string | null;
+  /** The verdicts on the face tracks tied to it: sure, unsure, or none of this athlete's faces. */
+  faces: Array<'sure' | 'unsure'>;
+}
+
+/**
+ * Why a person track is proposed:
+ * - `number_and_kit`: the athlete's number on their team's kit (sure);
+ * - `face`: a face found sure as the athlete and the shirt agreeing (their number or their kit),
+ *   or at an event that does not know the athlete's team and number (sure);
+ * - `number_without_kit`: the athlete's number, the kit not told (unsure);
+ * - `face_without_number`: a face found as the athlete where the shirt said nothing (no number
+ *   read, the kit not told), at an event that knows their team and number; or a face the face
+ *   matching was unsure of (unsure);
+ * - `face_other_shirt`: a face found as the athlete on another number or another team's kit (unsure).
+ * The same number on the other team's kit is another athlete: not proposed.
+ */
+export type PersonReason = 'number_and_kit' | 'face' | 'number_without_kit' | 'face_without_number' | 'face_other_shirt';
+
+export interface PersonVerdict {
+  unsure: boolean;
+  reason: PersonReason;
+}
+
+/** The verdict on one person track for one athlete, or null: not the athlete, or nothing says so. */
+export function decidePerson(evidence: PersonEvidence, athlete: AthleteShirt, teams: TeamKits[]): PersonVerdict | null {
+  const kitTeam = evidence.kit && teams.length ? (teamOfKit(hexToLab(evidence.kit), teams)?.teamId ?? null) : null;
+  const ownNumber = athlete.number !== null && evidence.jerseyNumber === athlete.number;
+  const otherNumber = athlete.number !== null && evidence.jerseyNumber !== null && evidence.jerseyNumber !== athlete.number;
+  const ownKit = athlete.teamId !== null && kitTeam === athlete.teamId;
+  const otherKit = athlete.teamId !== null && kitTeam !== null && kitTeam !== athlete.teamId;
+  const faceSure = evidence.faces.includes('sure');
+  const faceSeen = evidence.faces.length > 0;
+  const shirtKnown = athlete.number !== null && athlete.teamId !== null && teams.length > 0;
+
+  if (ownNumber && ownKit) return { unsure: false, reason: 'number_and_kit' };
+  if (faceSeen && (otherNumber || otherKit)) return { unsure: true, reason: 'face_other_shirt' };
+  if (faceSure && (ownNumber || ownKit || !shirtKnown)) return { unsure: false, reason: 'face' };
+  if (ownNumber && !otherKit) return { unsure: true, reason: 'number_without_kit' };
+  if (faceSeen) return { unsure: true, reason: 'face_without_number' };
+  return null;
+}
