@@ -350,6 +350,7 @@ export const FOOTAGE = {
     number_without_kit: "Unsure: the athlete's number was read, but the kit could not be told.",
     face_without_number: "Unsure: a face like the athlete's, but no number or kit was read on the shirt.",
     face_other_shirt: "Unsure: a face like the athlete's, on another number or another team's kit.",
+    admin: 'Pointed out by an admin as the athlete.',
   } as Record<string, string>,
   lookalikeWarning: 'Another athlete of this event looks very similar: check each clip before using it.',
   /** Matching found no appearance: the family is asked for reference photos instead of paying. */
@@ -400,6 +401,22 @@ export const REVIEW = {
   moments: 'Proposed moments',
   angles: (n: number) => (n === 1 ? '1 camera' : `${n} cameras`),
   largestFace: 'Largest face',
+  /** The admin points at the athlete on a frame of a clip (issue 35 item 5). */
+  people: {
+    open: "Who's who",
+    title: 'Point out the athlete',
+    help: 'The people the app tracked on this frame. Pick one to say whether it is the athlete: that player, and every track the app links to them, is labelled, and matching runs again.',
+    frameAlt: (at: string) => `The frame at ${at}, with the people tracked on it`,
+    person: (i: number, number: number | null, label: 'athlete' | 'not' | null) =>
+      `Person ${i}${number === null ? '' : `, #${number}`}${label === 'athlete' ? ', marked as the athlete' : label === 'not' ? ', marked not the athlete' : ''}`,
+    none: 'No one was tracked on this frame.',
+    loading: 'Finding the people on this frame…',
+    pick: 'Pick a person on the frame.',
+    isAthlete: 'This is the athlete',
+    notAthlete: 'Not the athlete',
+    labelled: 'Saved: matching runs again.',
+    marked: { athlete: 'The athlete', not: 'Not the athlete' },
+  },
   faceSize: (px: number) => `face ${px}px`,
   /** What the face index saw in a found clip: when, how often, and how close to the references. */
   seen: (span: string, samples: number) => (samples === 1 ? `Face seen once, at ${span.split('–')[0]}` : `Face seen ${span}, in ${samples} samples`),

@@ -188,6 +188,29 @@ it('a player who never shows their face is found by the number on their team’s
   await shot(page, 'people-02-found-by-number-390');
   await page.setViewportSize({ width: 1280, height: 900 });
 
+  // Who's who: the frame with the people tracked on it; the admin marks the man on the left "not the athlete".
+  await moment.getByRole('button', { name: new RegExp(`^${REVIEW.people.open} `) }).click();
+  const picker = page.getByTestId('people-picker');
+  await picker.waitFor();
+  await expect.poll(() => picker.getByTestId('person-box').count()).toBeGreaterThanOrEqual(4);
+  await picker.locator('img').evaluate((img: HTMLImageElement) => (img.complete ? null : new Promise((resolve) => img.addEventListener('load', resolve))));
+  await shot(page, 'people-04-whos-who-1280');
+  await expectAccessible(page, "who's who on a frame");
+  const boxes = await picker.getByTestId('person-box').evaluateAll((els) => els.map((el) => ({ label: el.getAttribute('aria-label'), left: parseFloat((el as HTMLElement).style.left), height: parseFloat((el as HTMLElement).style.height) })));
+  const leftmost = boxes.filter((b) => b.height > 30).sort((a, b) => a.left - b.left)[0]!;
+  await picker.getByRole('button', { name: leftmost.label!, exact: true }).click();
+  await picker.getByRole('button', { name: REVIEW.people.notAthlete }).click();
+  await page.getByText(REVIEW.people.labelled).waitFor();
+  await picker.getByRole('button', { name: `${leftmost.label!}, marked not the athlete`, exact: true }).waitFor();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'people-05-whos-who-390');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.keyboard.press('Escape');
+  // Matching ran again: Sam's clip stays, the man on the left was never him.
+  await page.getByTestId('matching-state').getByText(FOOTAGE.matchStates.ready!).waitFor({ timeout: 60_000 });
+  await expect.poll(() => moment.count()).toBe(1);
+  await moment.getByTestId('reason').getByText(FOOTAGE.reasons.number_and_kit!).waitFor();
+
   // Accepted and rendered: the social cut's frame follows him, so his number is in it.
   await moment.getByRole('button', { name: new RegExp(`^${REVIEW.accept} `) }).first().click();
   await moment.getByTestId('decision').getByText(REVIEW.accepted).waitFor();

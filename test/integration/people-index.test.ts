@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
-import { faceTracks, footage, highlightRequests, personTracks, reelRenders, userVideos } from '../../src/server/db/schema';
+import { faceTracks, footage, highlightRequests, personLabels, personTracks, reelRenders, userVideos } from '../../src/server/db/schema';
 import { REEL_FORMAT } from '../../src/common/reel-format';
 import { readNumberIn } from '../../src/server/faces/jersey';
 import { indexSettings, purgeExpiredIndexes } from '../../src/server/faces/indexing';
@@ -252,4 +253,73 @@ describe('a player who never shows their face, found by the number on their team
     const frame = { data: new Uint8Array(stdout), width: 1080, height: 1920 };
     expect(await readNumberIn(frame, { x: 0, y: 0, w: 1080, h: 1920 })).toMatchObject({ number: 23 });
   }, 600_000);
+});
+
+describe('the admin points at the athlete (issue 35 item 5)', () => {
+  it('shows the people on a frame of the game, labels one "this is the athlete" or "not the athlete", and matching follows the word', async () => {
+    const file = await numberedPlayerVideo(work, 'pointed.mp4', false);
+    const gameId = (await jsonOf<{ id: string }>(await app.fetch(`/api/admin/events/${EVENT}/games`, { method: 'POST', json: { label: 'Game 8' }, cookie: admin.cookie }))).id;
+    const footageId = await uploadFootage(app, admin.cookie, file, { gameId, camera: 'Camera 1', filename: 'pointed.mp4' });
+    await eventually(async () => {
+      const [f] = await app.db.select().from(footage).where(eq(footage.id, footageId));
+      return f?.indexState === 'indexed' ? f : null;
+    }, 150_000);
+    // Kai, Oranges #9, is not on this camera by his number, and his family declined face matching.
+    const kai = await createVerifiedUser(app, { fullName: 'Kai Moss' });
+    expect((await app.fetch('/api/requests', { method: 'POST', cookie: kai.cookie, json: { eventId: EVENT, games: [gameId], team: 'Oranges', jerseyNumber: 9 } })).status).toBe(201);
+    const [request] = await app.db.select().from(highlightRequests).where(eq(highlightRequests.userId, kai.userId));
+    const base = `/api/admin/requests/${request!.id}`;
+    expect((await app.fetch(`${base}/acknowledge`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
+    type Review = { request: { matchingState: string }; clips: Array<{ startS: number; endS: number; unsure: boolean; reason: string | null }> };
+    const settled = (want: (r: Review) => boolean) =>
+      eventually(async () => {
+        const body = await jsonOf<Review>(await app.fetch(`${base}/review`, { cookie: admin.cookie }));
+        return body.request.matchingState !== 'matching' && want(body) ? body : null;
+      }, 60_000);
+    expect((await settled(() => true)).clips).toEqual([]);
+
+    // The frame at 1 s and the people on it.
+    type People = { width: number; height: number; people: Array<{ id: string; box: { x: number; y: number; w: number; h: number }; jerseyNumber: number | null; label: string | null }> };
+    const at = `footageId=${footageId}&t=1`;
+    const seen = await jsonOf<People>(await app.fetch(`${base}/people?${at}`, { cookie: admin.cookie }));
+    expect(seen).toMatchObject({ width: 1280, height: 720 });
+    expect(seen.people.length).toBeGreaterThanOrEqual(4);
+    expect(seen.people.every((p) => p.label === null)).toBe(true);
+    const frame = await app.fetch(`${base}/frame?${at}`, { cookie: admin.cookie });
+    expect(frame.headers.get('content-type')).toBe('image/jpeg');
+    expect((await sharp(Buffer.from(await frame.arrayBuffer())).metadata()).width).toBe(1280);
+
+    // "This is the athlete" on the man on the left: his whole track is proposed, sure, and says why.
+    const left = [...seen.people].sort((a, b) => a.box.x - b.box.x).find((p) => p.box.h > 200)!;
+    const pointed = await app.fetch(`${base}/people/${left.id}`, { method: 'PUT', json: { athlete: true }, cookie: admin.cookie });
+    expect(pointed.status).toBe(200);
+    expect((await jsonOf<{ labelled: string[] }>(pointed)).labelled).toContain(left.id);
+    const found = await settled((r) => r.clips.length > 0);
+    expect(found.clips).toEqual([expect.objectContaining({ startS: 0, endS: 4, unsure: false, reason: 'admin' })]);
+    expect((await jsonOf<People>(await app.fetch(`${base}/people?${at}`, { cookie: admin.cookie }))).people.find((p) => p.id === left.id)!.label).toBe('athlete');
+
+    // "Not the athlete": the clip goes, the word is kept.
+    expect((await app.fetch(`${base}/people/${left.id}`, { method: 'PUT', json: { athlete: false }, cookie: admin.cookie })).status).toBe(200);
+    expect((await settled((r) => r.clips.length === 0)).clips).toEqual([]);
+    expect((await jsonOf<People>(await app.fetch(`${base}/people?${at}`, { cookie: admin.cookie }))).people.find((p) => p.id === left.id)!.label).toBe('not');
+
+    // Refused: bad input, no such request or track, and anyone but an admin; nothing changes.
+    const before = await app.db.select().from(personLabels);
+    for (const [path, init, status] of [
+      [`${base}/people?footageId=${footageId}&t=-1`, {}, 400],
+      [`${base}/people?footageId=nope&t=1`, {}, 400],
+      [`/api/admin/requests/00000000-0000-4000-8000-000000000000/people?${at}`, {}, 404],
+      [`${base}/people/${left.id}`, { method: 'PUT', json: { athlete: 'yes' } }, 400],
+      [`${base}/people/00000000-0000-4000-8000-000000000000`, { method: 'PUT', json: { athlete: true } }, 404],
+    ] as const) {
+      const res = await app.fetch(path, { ...init, cookie: admin.cookie });
+      expect(res.status, path).toBe(status);
+    }
+    for (const cookie of [kai.cookie, undefined]) {
+      expect((await app.fetch(`${base}/people?${at}`, { cookie })).status).toBe(cookie ? 403 : 401);
+      expect((await app.fetch(`${base}/frame?${at}`, { cookie })).status).toBe(cookie ? 403 : 401);
+      expect((await app.fetch(`${base}/people/${left.id}`, { method: 'PUT', json: { athlete: true }, cookie })).status).toBe(cookie ? 403 : 401);
+    }
+    expect(await app.db.select().from(personLabels)).toEqual(before);
+  }, 300_000);
 });

@@ -16,6 +16,8 @@ export type AuditAction =
   | 'footage.offset'
   | 'roster.import'
   | 'roster.confirm'
+  | 'people.athlete'
+  | 'people.not-athlete'
   | 'reel.render'
   | 'event.create'
   | 'event.update'

@@ -768,6 +768,27 @@ export const personTracks = pgTable(
   (t) => [index('person_tracks_footage_idx').on(t.footageId, t.startS)],
 );
 
+/**
+ * The admin's word on a person track for one request (issue 35 item 5): "this is the athlete" or
+ * "not the athlete", given on the track clicked and every track its evidence links to.
+ */
+export const personLabels = pgTable(
+  'person_labels',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => highlightRequests.id, { onDelete: 'cascade' }),
+    personTrackId: uuid('person_track_id')
+      .notNull()
+      .references(() => personTracks.id, { onDelete: 'cascade' }),
+    isAthlete: boolean('is_athlete').notNull(),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('person_labels_request_track_idx').on(t.requestId, t.personTrackId)],
+);
+
 /** The faces an athlete is found by: the headshot and up to 5 more photos. */
 export const athleteReferences = pgTable(
   'athlete_references',

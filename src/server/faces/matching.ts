@@ -17,6 +17,7 @@ import { faceDistance } from './engine';
 import { rankNumbers } from './jersey';
 import { decidePerson, type AthleteShirt, type PersonReason } from '../people/decide';
 import type { TeamKits } from '../people/kit';
+import { labelsOf } from '../people/labels';
 
 /**
  * Below MATCH_DISTANCE: the same person; up to UNSURE_DISTANCE: for the admin to decide. Chosen on
@@ -81,7 +82,9 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
   // (no face is compared: nothing biometric), where the event has teams and the request names one.
   const shirt = await athleteShirtOf(db, request.eventId, request.teamName ?? profile?.teamName ?? null, request.jerseyNumber ?? profile?.jerseyNumber ?? null);
   const facesOff: MatchOutcome | null = !profile?.consent ? 'no_consent' : !refs.length ? 'no_reference' : null;
-  if (facesOff && !shirt) {
+  const labels = await labelsOf(db, requestId);
+  const labelled = labels.athlete.size + labels.not.size > 0;
+  if (facesOff && !shirt && !labelled) {
     await finish(facesOff, []);
     return facesOff;
   }
@@ -140,14 +143,15 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
         .from(faceTracks)
         .where(and(inArray(faceTracks.footageId, files.map((f) => f.id)), sql`length(${faceTracks.embeddings}) > 0`))
     : [];
-  const people = shirt && files.length ? await peopleOf(db, files.map((f) => f.id)) : [];
+  const weighPeopleToo = Boolean(shirt) || labelled;
+  const people = weighPeopleToo && files.length ? await peopleOf(db, files.map((f) => f.id)) : [];
   const proposals = proposeAppearances(
     tracks.map((t) => ({ ...t, embeddings: decodeBase64Embeddings(t.embeddings) })),
     files,
     refs,
     allOtherRefs,
     shirt?.athlete.number ?? profile?.jerseyNumber ?? null,
-    shirt ? { people, athlete: shirt.athlete, teams: shirt.teams } : null,
+    weighPeopleToo ? { people, athlete: shirt?.athlete ?? { teamId: null, number: null }, teams: shirt?.teams ?? [], labels } : null,
   );
   const rows: (typeof appearances.$inferInsert)[] = proposals.map((p) => ({ ...p, requestId }));
   // Found by the shirt alone, without faces: ready; found nowhere, the face state says why.
@@ -217,11 +221,13 @@ export interface IndexedPerson {
   kit: string | null;
   jerseyNumber: number | null;
 }
-/** What the people of the index are weighed against: the athlete's shirt and the event's kits. */
+/** What the people of the index are weighed against: the athlete's shirt, the event's kits and the admin's word. */
 export interface PeopleToWeigh {
   people: IndexedPerson[];
   athlete: AthleteShirt;
   teams: TeamKits[];
+  /** Tracks an admin said are the athlete, and tracks they said are not (people/labels.ts). */
+  labels?: { athlete: Set<string>; not: Set<string> };
 }
 export interface IndexedFile {
   id: string;
@@ -265,9 +271,9 @@ interface Hit extends IndexedTrack {
 }
 
 /** Of the decision's reasons, the one a clip shows when it merges several: the strongest first. */
-const REASON_ORDER: PersonReason[] = ['number_and_kit', 'face', 'number_without_kit', 'face_without_number', 'face_other_shirt'];
-/** The confidence of a clip found without a face: the number on the team's kit, or the number alone. */
-const PERSON_CONFIDENCE: Record<PersonReason, number> = { number_and_kit: 0.9, face: 0.9, number_without_kit: 0.5, face_without_number: 0.5, face_other_shirt: 0.3 };
+const REASON_ORDER: PersonReason[] = ['admin', 'number_and_kit', 'face', 'number_without_kit', 'face_without_number', 'face_other_shirt'];
+/** The confidence of a clip found without a face: an admin's word, the number on the team's kit, the number alone. */
+const PERSON_CONFIDENCE: Record<PersonReason, number> = { admin: 1, number_and_kit: 0.9, face: 0.9, number_without_kit: 0.5, face_without_number: 0.5, face_other_shirt: 0.3 };
 
 /**
  * The people of the index weighed (people/decide.ts): each person track the decision proposes
@@ -281,11 +287,14 @@ function weighPeople(faceHits: Hit[], weigh: PeopleToWeigh): { hits: Hit[]; abso
   const absorbed = new Set<string>();
   for (const person of weigh.people) {
     const faces = person.faceTrackIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
-    const verdict = decidePerson(
-      { jerseyNumber: person.jerseyNumber, kit: person.kit, faces: faces.map((f) => (!f.unsure && !f.lookalike ? 'sure' : 'unsure')) },
-      weigh.athlete,
-      weigh.teams,
-    );
+    // "Not the athlete": the track and the faces on it are out.
+    if (weigh.labels?.not.has(person.id)) {
+      for (const f of faces) absorbed.add(f.id);
+      continue;
+    }
+    const verdict = weigh.labels?.athlete.has(person.id)
+      ? { unsure: false, reason: 'admin' as const }
+      : decidePerson({ jerseyNumber: person.jerseyNumber, kit: person.kit, faces: faces.map((f) => (!f.unsure && !f.lookalike ? 'sure' : 'unsure')) }, weigh.athlete, weigh.teams);
     if (!verdict) continue;
     for (const f of faces) absorbed.add(f.id);
     const best = faces.reduce<Hit | null>((a, b) => (!a || b.distance < a.distance ? b : a), null);
@@ -302,8 +311,13 @@ function weighPeople(faceHits: Hit[], weigh: PeopleToWeigh): { hits: Hit[]; abso
       distance: best?.distance ?? 1,
       unsure: verdict.unsure,
       // The athlete's number on their kit settles a look-alike face.
-      lookalike: verdict.reason !== 'number_and_kit' && faces.some((f) => f.lookalike),
-      person: { ids: [person.id], faceIds: faces.map((f) => f.id), reason: verdict.reason, confidence: best ? confidenceOf(best.distance) : PERSON_CONFIDENCE[verdict.reason] },
+      lookalike: verdict.reason !== 'number_and_kit' && verdict.reason !== 'admin' && faces.some((f) => f.lookalike),
+      person: {
+        ids: [person.id],
+        faceIds: faces.map((f) => f.id),
+        reason: verdict.reason,
+        confidence: verdict.reason === 'admin' ? PERSON_CONFIDENCE.admin : best ? confidenceOf(best.distance) : PERSON_CONFIDENCE[verdict.reason],
+      },
     });
   }
   return { hits, absorbed };
@@ -365,8 +379,8 @@ export function proposeAppearances(
   const faceHits = judgeTracks(tracks, files, refs, otherRefs);
   const weighed = people ? weighPeople(faceHits, people) : { hits: [], absorbed: new Set<string>() };
   const hits = [...faceHits.filter((h) => !weighed.absorbed.has(h.id)), ...weighed.hits];
-  // Who is the athlete when two are seen at once: the number on the team's kit first, then the closest face.
-  const closeness = (h: Hit) => (h.person?.reason === 'number_and_kit' ? -1 : h.distance);
+  // Who is the athlete when two are seen at once: the admin's word, the number on the team's kit, then the closest face.
+  const closeness = (h: Hit) => (h.person?.reason === 'admin' ? -2 : h.person?.reason === 'number_and_kit' ? -1 : h.distance);
   for (const file of files) {
     // The athlete is in one place at a time: of two faces seen together on one camera, the closer
     // one is the athlete and the other someone else.

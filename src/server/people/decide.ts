@@ -28,9 +28,11 @@ export interface PersonEvidence {
  *   read, the kit not told), at an event that knows their team and number; or a face the face
  *   matching was unsure of (unsure);
  * - `face_other_shirt`: a face found as the athlete on another number or another team's kit (unsure).
- * The same number on the other team's kit is another athlete: not proposed.
+ * The same number on the other team's kit is another athlete: not proposed. Above all of these,
+ * `admin`: an admin pointed at the track as the athlete (people/labels.ts; "not the athlete"
+ * takes the track and its faces out).
  */
-export type PersonReason = 'number_and_kit' | 'face' | 'number_without_kit' | 'face_without_number' | 'face_other_shirt';
+export type PersonReason = 'admin' | 'number_and_kit' | 'face' | 'number_without_kit' | 'face_without_number' | 'face_other_shirt';
 
 export interface PersonVerdict {
   unsure: boolean;

@@ -24,7 +24,8 @@ export const clipThumbnailUrl = (requestId: string, clip: { id: string; startS: 
 /** One ffmpeg run per thumbnail at a time, however many screens ask at once. */
 const making = new Map<string, Promise<void>>();
 
-async function makeThumbnail(storage: Storage, key: string, sourceKey: string, atSeconds: number) {
+/** A frame of a footage file as a JPEG at most `side` pixels wide or high, without any metadata. */
+export async function footageFrameJpeg(storage: Storage, sourceKey: string, atSeconds: number, side: number): Promise<Buffer> {
   // In the bucket, ffmpeg reads the index and the frame's few megabytes, not the camera-hour.
   const source = await openStoredVideo(storage, sourceKey);
   if (!source) throw new Error('The footage is missing.');
@@ -35,13 +36,16 @@ async function makeThumbnail(storage: Storage, key: string, sourceKey: string, a
   try {
     const frame = path.join(work, 'frame.jpg');
     await extractFrame(source.input, frame, atSeconds);
-    // Small, like the face thumbnails, and without any metadata.
-    const jpeg = await sharp(frame).resize({ width: 320, height: 320, fit: 'inside' }).jpeg({ quality: 80, mozjpeg: true }).toBuffer();
-    await storage.put(key, jpeg, 'image/jpeg');
+    return await sharp(frame).resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80, mozjpeg: true }).toBuffer();
   } finally {
     await source.close();
     await fs.rm(work, { recursive: true, force: true });
   }
+}
+
+async function makeThumbnail(storage: Storage, key: string, sourceKey: string, atSeconds: number) {
+  // Small, like the face thumbnails.
+  await storage.put(key, await footageFrameJpeg(storage, sourceKey, atSeconds, 320), 'image/jpeg');
 }
 
 /**

@@ -12,7 +12,8 @@ import { audit } from '../audit/log';
 import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { serveStored } from '../media/serve';
-import { clipThumbnail } from './clip-thumbnail';
+import { clipThumbnail, footageFrameJpeg } from './clip-thumbnail';
+import { labelPerson, peopleAt, peopleFrameSource, PeopleRefused } from '../people/labels';
 import { startRender } from './render-job';
 import { announceReadyToPurchase } from '../requests/reel-progress';
 import { addClip, decideClip, loadReview, reorderClips, ReviewRefused, trimClip } from './review';
@@ -23,6 +24,8 @@ const trimSchema = z.object({ startS: seconds, endS: seconds });
 const addSchema = z.object({ footageId: z.string().uuid(), startS: seconds, endS: seconds });
 const orderSchema = z.object({ ids: z.array(z.string().uuid()).max(500) });
 const renderSchema = z.object({ spotlight: z.boolean().default(true) });
+const labelSchema = z.object({ athlete: z.boolean() });
+const momentSchema = z.object({ footageId: z.string().uuid(), t: z.coerce.number().finite().min(0).max(24 * 60 * 60) });
 
 async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.output<T> | null> {
   const parsed = schema.safeParse(await c.req.json().catch(() => null));
@@ -35,6 +38,16 @@ async function answer(c: Context, work: () => Promise<Response>) {
     return await work();
   } catch (error) {
     if (error instanceof ReviewRefused) return apiError(c, error.status, error.status === 404 ? 'NOT_FOUND' : error.status === 409 ? 'STATE_CHANGED' : 'VALIDATION_ERROR', error.message);
+    throw error;
+  }
+}
+
+/** Runs `work` and answers the person labels' refusals (no such request, file or track). */
+async function people(c: Context, work: () => Promise<Response>) {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof PeopleRefused) return apiError(c, error.status, error.status === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR', error.status === 404 ? REVIEW.notFound : REVIEW.invalid);
     throw error;
   }
 }
@@ -76,6 +89,33 @@ export function reelRoutes(deps: AppDeps) {
       if (!res) return apiError(c, 404, 'NOT_FOUND', REVIEW.clipNotFound);
       res.headers.set('Cache-Control', 'private, no-store');
       return res;
+    })
+    // The people tracked on a frame of a clip, and the frame itself, for the admin to point at the athlete.
+    .get('/requests/:id/people', async (c) => {
+      const input = momentSchema.safeParse(c.req.query());
+      if (!input.success) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
+      return people(c, async () => c.json(await peopleAt(deps.db, c.req.param('id'), input.data.footageId, input.data.t)));
+    })
+    .get('/requests/:id/frame', async (c) => {
+      const input = momentSchema.safeParse(c.req.query());
+      if (!input.success) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
+      return people(c, async () => {
+        const { sourceKey } = await peopleFrameSource(deps.db, c.req.param('id'), input.data.footageId);
+        const jpeg = await footageFrameJpeg(deps.storage, sourceKey, input.data.t, 1280);
+        return c.body(new Uint8Array(jpeg), 200, { 'Content-Type': 'image/jpeg', 'Cache-Control': 'private, no-store' });
+      });
+    })
+    // "This is the athlete" / "not the athlete": labels the track and those its evidence links to, and matches again.
+    .put('/requests/:id/people/:personId', async (c) => {
+      const input = await body(c, labelSchema);
+      if (!input) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
+      return people(c, async () => {
+        const requestId = c.req.param('id');
+        const labelled = await labelPerson(deps.db, requestId, c.req.param('personId'), input.athlete, c.var.viewer.userId);
+        await audit(deps.db, { actorId: c.var.viewer.userId, action: input.athlete ? 'people.athlete' : 'people.not-athlete', subjectUserId: null, details: { requestId, personTrackIds: labelled } });
+        await deps.jobs.send('faces.match-request', { requestId });
+        return c.json({ labelled, matchingState: 'matching' });
+      });
     })
     // The admin confirms the athlete is this family's despite a doubtful roster link: it can be bought.
     .post('/requests/:id/confirm-athlete', async (c) =>

@@ -2,6 +2,7 @@
 // on a timeline per game and camera; each moment with its camera angles side by side; the reel
 // being built (order, trims, hand-added clips); Render with live progress. Everything is saved
 // on the server as the admin works, so a reload or a second admin sees the same.
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { FOOTAGE, REVIEW } from '../../common/admin-messages';
 import { AdminPageHeader } from '../features/admin/page-header';
@@ -10,6 +11,7 @@ import { AddClip } from '../features/reels/add-clip';
 import { useReview } from '../features/reels/api';
 import { MatchingState } from '../features/reels/matching-state';
 import { MomentCard } from '../features/reels/moment-card';
+import { PeoplePicker, type PointingAt } from '../features/reels/people-picker';
 import { ReelOrder, SkipToTrims } from '../features/reels/reel-order';
 import { RenderPanel } from '../features/reels/render-panel';
 import { ReviewStatus } from '../features/reels/review-status';
@@ -25,6 +27,8 @@ export default function AdminRequestReviewPage() {
   const { id = '' } = useParams();
   const review = useReview(id);
   const again = useMatchAgain();
+  // Who's who on a frame: kept here, as matching again replaces the clips the picker opened from.
+  const [pointing, setPointing] = useState<PointingAt | null>(null);
   const data = review.data;
   const athlete = data ? [data.athlete.name, data.athlete.jerseyNumber !== null ? `#${data.athlete.jerseyNumber}` : '', data.athlete.teamName ?? ''].filter(Boolean).join(' · ') : '';
 
@@ -70,17 +74,18 @@ export default function AdminRequestReviewPage() {
               ) : (
                 <ol className="flex flex-col gap-3">
                   {data.moments.map((m) => (
-                    <MomentCard key={m.appearanceIds.join()} review={data} moment={m} />
+                    <MomentCard key={m.appearanceIds.join()} review={data} moment={m} onPointOut={setPointing} />
                   ))}
                 </ol>
               )}
             </section>
             <div className="flex flex-col gap-4 lg:sticky lg:top-4">
-              <ReelOrder review={data} />
+              <ReelOrder review={data} onPointOut={setPointing} />
               <RenderPanel review={data} />
               <AddClip review={data} />
             </div>
           </div>
+          <PeoplePicker requestId={data.request.id} at={pointing} onClose={() => setPointing(null)} />
         </div>
       )}
     </>

@@ -134,6 +134,35 @@ function useReviewMutation<V, R>(requestId: string, fn: (v: V) => Promise<R>, op
   });
 }
 
+/** The people tracked on a frame of a file, for the admin to point at the athlete (people/labels.ts). */
+export interface FramePeople {
+  footageId: string;
+  t: number;
+  width: number | null;
+  height: number | null;
+  people: Array<{ id: string; box: { x: number; y: number; w: number; h: number }; jerseyNumber: number | null; kit: string | null; label: 'athlete' | 'not' | null }>;
+}
+
+const momentQuery = (footageId: string, t: number) => `footageId=${encodeURIComponent(footageId)}&t=${t}`;
+export const frameUrl = (requestId: string, footageId: string, t: number) => `${base(requestId)}/frame?${momentQuery(footageId, t)}`;
+
+export const usePeopleAt = (requestId: string, footageId: string, t: number, enabled: boolean) =>
+  useQuery({
+    queryKey: [...reviewKey(requestId), 'people', footageId, t],
+    queryFn: () => requestJson<FramePeople>(`${base(requestId)}/people?${momentQuery(footageId, t)}`),
+    enabled,
+  });
+
+/** "This is the athlete" / "not the athlete" on a person: the labels and the review refresh (matching runs again). */
+export const useLabelPerson = (requestId: string) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ personId, athlete }: { personId: string; athlete: boolean }) =>
+      requestJson<{ labelled: string[] }>(`${base(requestId)}/people/${encodeURIComponent(personId)}`, { method: 'PUT', json: { athlete } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKey(requestId) }),
+  });
+};
+
 /** "This is their athlete": the admin confirms a doubtful roster link, and the family can buy the reel. */
 export const useConfirmAthlete = (requestId: string) =>
   useReviewMutation(requestId, () => requestJson(`/api/admin/requests/${requestId}/confirm-athlete`, { method: 'POST' }));

@@ -8,9 +8,10 @@ import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { type Moment, type Review, type ReviewClip, useDecide } from './api';
 import { ClipPlayer } from './clip-player';
+import { PointOutButton, type PointingAt } from './people-picker';
 import { span } from './format';
 
-export function MomentCard({ review, moment }: { review: Review; moment: Moment }) {
+export function MomentCard({ review, moment, onPointOut }: { review: Review; moment: Moment; onPointOut: (at: PointingAt) => void }) {
   const decide = useDecide(review.request.id);
   const [playing, setPlaying] = useState<string | null>(null);
   const angles = moment.appearanceIds.map((id) => review.clips.find((c) => c.id === id)).filter((c): c is ReviewClip => Boolean(c));
@@ -118,6 +119,7 @@ export function MomentCard({ review, moment }: { review: Review; moment: Moment 
                     {REVIEW.closePlayer}
                   </Button>
                 )}
+                <PointOutButton clip={clip} onPointOut={onPointOut} />
               </div>
             </div>
           );

@@ -4,7 +4,7 @@
 // fields, Save and one toolbar (arrow keys inside), and focus stays on the control used when the
 // list is drawn again after a save or a move.
 import { useEffect, useRef, useState } from 'react';
-import { ArrowDown, ArrowUp, GripVertical, LoaderCircle, Play, ScanFace, Trash2, TriangleAlert } from 'lucide-react';
+import { ArrowDown, ArrowUp, GripVertical, LoaderCircle, Play, ScanFace, Trash2, TriangleAlert, Users } from 'lucide-react';
 import { outputDuration } from '../../../common/reel-format';
 import { REVIEW } from '../../../common/admin-messages';
 import { cn } from '../../lib/cn';
@@ -15,6 +15,7 @@ import { type Review, type ReviewClip, useDecide, useReorder, useTrim } from './
 import { ClipPlayer } from './clip-player';
 import { span } from './format';
 import { RovingToolbar } from './roving-toolbar';
+import { pointingAt, type PointingAt } from './people-picker';
 
 /** A control of a clip, found again after the list is redrawn: `${clipId}:${control}`. */
 type FocusKey = string;
@@ -126,7 +127,7 @@ function FaceSearchNote({ state }: { state: NonNullable<ReviewClip['faceSearch']
   );
 }
 
-export function ReelOrder({ review }: { review: Review }) {
+export function ReelOrder({ review, onPointOut }: { review: Review; onPointOut: (at: PointingAt) => void }) {
   const reorder = useReorder(review.request.id);
   const decide = useDecide(review.request.id);
   const [dragging, setDragging] = useState<string | null>(null);
@@ -226,6 +227,9 @@ export function ReelOrder({ review }: { review: Review }) {
                       data-focus-key={`${clip.id}:down`}
                     >
                       <ArrowDown className="h-4 w-4" aria-hidden="true" />
+                    </Button>
+                    <Button size="icon" variant="ghost" onClick={() => onPointOut(pointingAt(clip))} aria-label={`${REVIEW.people.open} ${i + 1}`} data-focus-key={`${clip.id}:people`}>
+                      <Users className="h-4 w-4" aria-hidden="true" />
                     </Button>
                     <Button size="icon" variant="ghost" onClick={() => decide.mutate({ clipId: clip.id, decision: null }, { onError: failed })} aria-label={`${REVIEW.remove} ${i + 1}`}>
                       <Trash2 className="h-4 w-4" aria-hidden="true" />

@@ -1,0 +1,116 @@
+// The admin points at the athlete (issue 35 item 5): on a frame of a clip the review shows the
+// people the index tracked there; "this is the athlete" or "not the athlete" on one of them labels
+// that track and every track its evidence links to (a face tied to both, or the same number read
+// on the same team's kit in the same game), and matching runs again with the labels as the
+// strongest evidence (people/decide.ts, faces/matching.ts).
+import { and, eq, inArray, lte, gte } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { isUuid } from '../db/errors';
+import { eventTeams, footage, highlightRequests, personLabels, personTracks } from '../db/schema';
+import { hexToLab, kitDistance, teamOfKit, type TeamKits } from './kit';
+import { decodePersonBoxes } from './track-boxes';
+
+/** A box this near the asked time (seconds) is where the person is then. */
+const NEAREST_SAMPLE_S = 0.5;
+/** Without the event's teams to name a kit by, two kits this close are one. */
+const SAME_KIT = 12;
+
+export class PeopleRefused extends Error {
+  constructor(readonly status: 400 | 404) {
+    super(status === 404 ? 'not found' : 'invalid');
+  }
+}
+
+async function requestOf(db: Db, requestId: string) {
+  const [request] = isUuid(requestId) ? await db.select({ id: highlightRequests.id, eventId: highlightRequests.eventId }).from(highlightRequests).where(eq(highlightRequests.id, requestId)) : [];
+  if (!request?.eventId) throw new PeopleRefused(404);
+  return { id: request.id, eventId: request.eventId };
+}
+
+/** A file of the request's event, or a refusal. */
+async function fileOf(db: Db, eventId: string, footageId: string) {
+  const [file] = isUuid(footageId) ? await db.select().from(footage).where(and(eq(footage.id, footageId), eq(footage.eventId, eventId))) : [];
+  if (!file) throw new PeopleRefused(404);
+  return file;
+}
+
+/** The file whose frame the admin looks at: one of the request's event. */
+export async function peopleFrameSource(db: Db, requestId: string, footageId: string) {
+  const request = await requestOf(db, requestId);
+  return fileOf(db, request.eventId, footageId);
+}
+
+/** The people tracked in a file of the request's event at time t, each with its box then, its evidence and the admin's label. */
+export async function peopleAt(db: Db, requestId: string, footageId: string, t: number) {
+  const request = await requestOf(db, requestId);
+  const file = await fileOf(db, request.eventId, footageId);
+  const tracks = await db
+    .select()
+    .from(personTracks)
+    .where(and(eq(personTracks.footageId, file.id), lte(personTracks.startS, t + NEAREST_SAMPLE_S), gte(personTracks.endS, t - NEAREST_SAMPLE_S)));
+  const labels = tracks.length
+    ? await db.select().from(personLabels).where(and(eq(personLabels.requestId, request.id), inArray(personLabels.personTrackId, tracks.map((p) => p.id))))
+    : [];
+  const people = tracks.flatMap((track) => {
+    const nearest = decodePersonBoxes(track.boxes).reduce<number[] | null>((best, box) => (!best || Math.abs(box[0] - t) < Math.abs(best[0]! - t) ? box : best), null);
+    if (!nearest || Math.abs(nearest[0]! - t) > NEAREST_SAMPLE_S) return [];
+    const label = labels.find((l) => l.personTrackId === track.id);
+    return [
+      {
+        id: track.id,
+        box: { x: nearest[1]!, y: nearest[2]!, w: nearest[3]!, h: nearest[4]! },
+        jerseyNumber: track.jerseyNumber,
+        kit: track.kitColour,
+        label: label ? (label.isAthlete ? ('athlete' as const) : ('not' as const)) : null,
+      },
+    ];
+  });
+  // Front to back: the bigger boxes (nearer the camera) last, so they are on top and easiest to click.
+  people.sort((a, b) => a.box.w * a.box.h - b.box.w * b.box.h);
+  return { footageId: file.id, t, width: file.width, height: file.height, people };
+}
+
+/**
+ * Labels a person track for the request, and every track of the same game its evidence links to;
+ * returns the ids labelled. The caller runs matching again.
+ */
+export async function labelPerson(db: Db, requestId: string, personTrackId: string, isAthlete: boolean, actorId: string): Promise<string[]> {
+  const request = await requestOf(db, requestId);
+  const [track] = isUuid(personTrackId) ? await db.select().from(personTracks).where(eq(personTracks.id, personTrackId)) : [];
+  if (!track) throw new PeopleRefused(404);
+  const file = await fileOf(db, request.eventId, track.footageId);
+  const gameFiles = await db.select({ id: footage.id }).from(footage).where(and(eq(footage.eventId, request.eventId), eq(footage.gameId, file.gameId)));
+  const others = await db.select().from(personTracks).where(inArray(personTracks.footageId, gameFiles.map((f) => f.id)));
+  const teams: TeamKits[] = (await db.select().from(eventTeams).where(eq(eventTeams.eventId, request.eventId)))
+    .map((t) => ({ teamId: t.id, colours: [t.kitColor, t.awayKitColor].filter((c): c is string => Boolean(c)) }))
+    .filter((t) => t.colours.length);
+  const linked = others.filter((other) => other.id === track.id || linkedByEvidence(track, other, teams));
+  await db.transaction(async (tx) => {
+    for (const other of linked) {
+      await tx
+        .insert(personLabels)
+        .values({ requestId: request.id, personTrackId: other.id, isAthlete, createdBy: actorId })
+        .onConflictDoUpdate({ target: [personLabels.requestId, personLabels.personTrackId], set: { isAthlete, createdBy: actorId, createdAt: new Date() } });
+    }
+    await tx.update(highlightRequests).set({ matchingState: 'matching' }).where(eq(highlightRequests.id, request.id));
+  });
+  return linked.map((t) => t.id);
+}
+
+type TrackRow = typeof personTracks.$inferSelect;
+
+/** Two tracks of one game are one athlete's by their evidence: a face tied to both, or the same number read on the same kit. */
+export function linkedByEvidence(a: Pick<TrackRow, 'faceTrackIds' | 'jerseyNumber' | 'kitColour'>, b: Pick<TrackRow, 'faceTrackIds' | 'jerseyNumber' | 'kitColour'>, teams: TeamKits[]): boolean {
+  if (a.faceTrackIds.some((id) => b.faceTrackIds.includes(id))) return true;
+  if (a.jerseyNumber === null || a.jerseyNumber !== b.jerseyNumber || !a.kitColour || !b.kitColour) return false;
+  const [ka, kb] = [hexToLab(a.kitColour), hexToLab(b.kitColour)];
+  if (!teams.length) return kitDistance(ka, kb) < SAME_KIT;
+  const team = teamOfKit(ka, teams);
+  return team !== null && team.teamId === teamOfKit(kb, teams)?.teamId;
+}
+
+/** The request's labels: the tracks the admin said are the athlete, and those said not to be. */
+export async function labelsOf(db: Db, requestId: string): Promise<{ athlete: Set<string>; not: Set<string> }> {
+  const rows = await db.select({ id: personLabels.personTrackId, isAthlete: personLabels.isAthlete }).from(personLabels).where(eq(personLabels.requestId, requestId));
+  return { athlete: new Set(rows.filter((r) => r.isAthlete).map((r) => r.id)), not: new Set(rows.filter((r) => !r.isAthlete).map((r) => r.id)) };
+}
