@@ -31,7 +31,8 @@ function loadReader(): Promise<{ worker: Worker; PSM: typeof PsmValues }> {
     const model = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
     const worker = await createWorker('eng', 1, { langPath: model.langPath, gzip: model.gzip, cacheMethod: 'none' });
     // The crops carry no resolution; saying 300 dpi keeps Tesseract from guessing (and warning).
-    await worker.setParameters({ tessedit_char_whitelist: '0123456789', tessedit_pageseg_mode: PSM.SINGLE_LINE, user_defined_dpi: '300' });
+    // debug_file: Tesseract's notes on blobs too small to read (the ink looks make many) stay out of the logs.
+    await worker.setParameters({ tessedit_char_whitelist: '0123456789', tessedit_pageseg_mode: PSM.SINGLE_LINE, user_defined_dpi: '300', debug_file: '/dev/null' } as Parameters<Worker['setParameters']>[0]);
     return { worker, PSM };
   })();
   return reader;

@@ -2,7 +2,7 @@
 // event's teams it is. Colours are compared in CIELAB, where a distance is about what the eye
 // sees; lightness counts half, because a gym's lights and shadows change it more than the hue.
 import type { RgbFrame } from '../faces/engine';
-import type { Box } from '../vision/boxes';
+import { partOf, type Box } from '../vision/boxes';
 
 export type Lab = [number, number, number];
 
@@ -19,12 +19,8 @@ export function shirtBand(box: Box, standing: [number, number], upper: [number, 
 
 /** The shirt's middle: clear of the arms, the head and the shorts in a loose detector box. */
 export function torsoRegion(box: Box, frame: { width: number; height: number }): Box | null {
-  const [top, bottom_] = shirtBand(box, [0.22, 0.45], [0.5, 0.8]);
-  const x = Math.max(0, Math.round(box.x + box.w * 0.3));
-  const y = Math.max(0, Math.round(box.y + box.h * top));
-  const right = Math.min(frame.width, Math.round(box.x + box.w * 0.7));
-  const bottom = Math.min(frame.height, Math.round(box.y + box.h * bottom_));
-  return right - x >= 3 && bottom - y >= 3 ? { x, y, w: right - x, h: bottom - y } : null;
+  const [top, bottom] = shirtBand(box, [0.22, 0.45], [0.5, 0.8]);
+  return partOf(box, frame, { left: 0.3, right: 0.7, top, bottom }, 3);
 }
 
 const toLinear = (c: number) => {

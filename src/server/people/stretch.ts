@@ -4,7 +4,7 @@
 // is tied to the person whose box holds it, so a face seen once names the person's whole track.
 // Along each track the evidence of who it is is gathered, never from one frame: the shirt's
 // colour (people/kit.ts) and the number on it (read with the OCR faces/jersey.ts uses, voted).
-import { insideShare, type Box } from '../vision/boxes';
+import { insideShare, partOf, type Box } from '../vision/boxes';
 import type { RgbFrame } from '../faces/engine';
 import { chestRegion, jerseyOf, MIN_JERSEY_FACE_PX, readNumberIn, type JerseyRead } from '../faces/jersey';
 import { detectPeople, type PersonDetectSettings } from './detector';
@@ -57,21 +57,13 @@ const NUMBER_EVERY_S = 1;
 
 /** Where a shirt's number is, front or back: the chest or back, arm to arm. */
 export function numberRegion(box: Box, frame: { width: number; height: number }): Box | null {
-  const [top, bottom_] = shirtBand(box, [0.15, 0.55], [0.4, 0.97]);
-  const x = Math.max(0, Math.round(box.x + box.w * 0.15));
-  const y = Math.max(0, Math.round(box.y + box.h * top));
-  const right = Math.min(frame.width, Math.round(box.x + box.w * 0.85));
-  const bottom = Math.min(frame.height, Math.round(box.y + box.h * bottom_));
-  return right - x >= 8 && bottom - y >= 8 ? { x, y, w: right - x, h: bottom - y } : null;
+  const [top, bottom] = shirtBand(box, [0.15, 0.55], [0.4, 0.97]);
+  return partOf(box, frame, { left: 0.15, right: 0.85, top, bottom }, 8);
 }
 
 /** The shirt just under a face, one face wide: plain cloth on most shirts, above a print or a number. */
 export function upperChest(face: Box, frame: { width: number; height: number }): Box | null {
-  const x = Math.max(0, Math.round(face.x));
-  const y = Math.round(face.y + face.h * 1.3);
-  const right = Math.min(frame.width, Math.round(face.x + face.w));
-  const bottom = Math.min(frame.height, Math.round(face.y + face.h * 2.1));
-  return right - x >= 3 && bottom - y >= 3 ? { x, y, w: right - x, h: bottom - y } : null;
+  return partOf(face, frame, { left: 0, right: 1, top: 1.3, bottom: 2.1 }, 3);
 }
 
 /** A face lies in a person when its centre is inside the box's top part and the box is this many faces tall. */

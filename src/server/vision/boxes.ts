@@ -36,3 +36,16 @@ export function suppressOverlaps<T extends ScoredBox>(boxes: T[], maxIou: number
   for (const box of [...boxes].sort((p, q) => q.score - p.score)) if (!kept.some((k) => iou(k, box) > maxIou)) kept.push(box);
   return kept;
 }
+
+/**
+ * The part of a box between shares of its width (left, right) and height (top, bottom; shares
+ * may pass 1, to reach below a face), clipped to the frame; null when less than `least` pixels
+ * either way remain.
+ */
+export function partOf(box: Box, frame: { width: number; height: number }, share: { left: number; right: number; top: number; bottom: number }, least: number): Box | null {
+  const x = Math.max(0, Math.round(box.x + box.w * share.left));
+  const y = Math.max(0, Math.round(box.y + box.h * share.top));
+  const right = Math.min(frame.width, Math.round(box.x + box.w * share.right));
+  const bottom = Math.min(frame.height, Math.round(box.y + box.h * share.bottom));
+  return right - x >= least && bottom - y >= least ? { x, y, w: right - x, h: bottom - y } : null;
+}
