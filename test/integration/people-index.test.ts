@@ -308,6 +308,7 @@ describe('the admin points at the athlete (issue 35 item 5)', () => {
     for (const [path, init, status] of [
       [`${base}/people?footageId=${footageId}&t=-1`, {}, 400],
       [`${base}/people?footageId=nope&t=1`, {}, 400],
+      [`${base}/frame?footageId=${footageId}&t=3600`, {}, 404],
       [`/api/admin/requests/00000000-0000-4000-8000-000000000000/people?${at}`, {}, 404],
       [`${base}/people/${left.id}`, { method: 'PUT', json: { athlete: 'yes' } }, 400],
       [`${base}/people/00000000-0000-4000-8000-000000000000`, { method: 'PUT', json: { athlete: true } }, 404],

@@ -101,7 +101,9 @@ export function reelRoutes(deps: AppDeps) {
       if (!input.success) return apiError(c, 400, 'VALIDATION_ERROR', REVIEW.invalid);
       return people(c, async () => {
         const { sourceKey } = await peopleFrameSource(deps.db, c.req.param('id'), input.data.footageId);
-        const jpeg = await footageFrameJpeg(deps.storage, sourceKey, input.data.t, 1280);
+        // No frame there (past the file's end, or the footage gone): not found, as a missing file.
+        const jpeg = await footageFrameJpeg(deps.storage, sourceKey, input.data.t, 1280).catch(() => null);
+        if (!jpeg) return apiError(c, 404, 'NOT_FOUND', REVIEW.clipNotFound);
         return c.body(new Uint8Array(jpeg), 200, { 'Content-Type': 'image/jpeg', 'Cache-Control': 'private, no-store' });
       });
     })
