@@ -347,6 +347,7 @@ export const FOOTAGE = {
   reasons: {
     number_and_kit: "Found by the athlete's number on their team's kit.",
     face: "Found by face, on a player the shirt does not contradict.",
+    other_camera: 'Found by the shirt or face on this camera, and by another camera that saw the athlete at the same moment.',
     number_without_kit: "Unsure: the athlete's number was read, but the kit could not be told.",
     face_without_number: "Unsure: a face like the athlete's, but no number or kit was read on the shirt.",
     face_other_shirt: "Unsure: a face like the athlete's, on another number or another team's kit.",

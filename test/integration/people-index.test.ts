@@ -12,10 +12,11 @@ import sharp from 'sharp';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
-import { faceTracks, footage, highlightRequests, personLabels, personTracks, reelRenders, userVideos } from '../../src/server/db/schema';
+import { appearances, faceTracks, footage, highlightRequests, personLabels, personTracks, reelRenders, userVideos } from '../../src/server/db/schema';
 import { REEL_FORMAT } from '../../src/common/reel-format';
 import { readNumberIn } from '../../src/server/faces/jersey';
-import { indexSettings, purgeExpiredIndexes } from '../../src/server/faces/indexing';
+import { purgeExpiredIndexes } from '../../src/server/faces/indexing';
+import { indexSettings } from '../../src/server/faces/index-settings';
 import { hexToLab, teamOfKit } from '../../src/server/people/kit';
 import { decodePersonBoxes } from '../../src/server/people/track-boxes';
 import type { SegmentResult } from '../../src/server/faces/types';
@@ -323,4 +324,57 @@ describe('the admin points at the athlete (issue 35 item 5)', () => {
     }
     expect(await app.db.select().from(personLabels)).toEqual(before);
   }, 300_000);
+});
+
+describe('two cameras confirm each other, a roster change matches again, a hand-added clip follows the person (issue 35 items 3-4)', () => {
+  it('makes the number read on a camera that cannot tell the kit sure while the other camera sees him on his kit, and only while no other team wears his number', async () => {
+    const chicago = 'chicago-3v3-2024';
+    const gameId = (await jsonOf<{ id: string }>(await app.fetch(`/api/admin/events/${chicago}/games`, { method: 'POST', json: { label: 'Final' }, cookie: admin.cookie }))).id;
+    // Camera 2's colour balance turns his grey-green shirt pink: its number is read, its kit is nobody's.
+    const files = [await numberedPlayerVideo(work, 'cam1.mp4', true), await numberedPlayerVideo(work, 'cam2.mp4', false, true)];
+    const ids: string[] = [];
+    for (const [i, file] of files.entries()) ids.push(await uploadFootage(app, admin.cookie, file, { gameId, camera: `Camera ${i + 1}`, filename: path.basename(file) }));
+    for (const id of ids) {
+      await eventually(async () => {
+        const [f] = await app.db.select().from(footage).where(eq(footage.id, id));
+        return f?.indexState === 'indexed' ? f : null;
+      }, 150_000);
+    }
+    const roster = (rows: string[]) => app.fetch(`/api/admin/events/${chicago}/roster`, { method: 'POST', cookie: admin.cookie, body: ['team,number,name,kit color', ...rows].join('\n'), headers: { 'content-type': 'text/csv' } });
+    expect((await roster([`Greys,23,Sam Reed,${HIS_KIT}`, 'Oranges,9,Kai Moss,#d2691e'])).status).toBe(200);
+    const sam = await createVerifiedUser(app, { fullName: 'Sam Reed' });
+    expect((await app.fetch('/api/requests', { method: 'POST', cookie: sam.cookie, json: { eventId: chicago, games: [gameId], team: 'Greys', jerseyNumber: 23 } })).status).toBe(201);
+    const [request] = await app.db.select().from(highlightRequests).where(and(eq(highlightRequests.userId, sam.userId), eq(highlightRequests.eventId, chicago)));
+    const base = `/api/admin/requests/${request!.id}`;
+    expect((await app.fetch(`${base}/acknowledge`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
+    type Clip = { id: string; camera: string; startS: number; endS: number; unsure: boolean; reason: string | null; manual: boolean; athlete: { of: string; boxes: number[][] } | null };
+    const settled = (want: (clips: Clip[]) => boolean) =>
+      eventually(async () => {
+        const body = await jsonOf<{ request: { matchingState: string }; clips: Clip[] }>(await app.fetch(`${base}/review`, { cookie: admin.cookie }));
+        return body.request.matchingState !== 'matching' && want(body.clips) ? body.clips : null;
+      }, 60_000);
+    const byCamera = (clips: Clip[]) => Object.fromEntries(clips.map((c) => [c.camera, { unsure: c.unsure, reason: c.reason }]));
+
+    // Camera 1 sees his number on his kit; camera 2 reads the number only, at the same moment, and
+    // no other team lists 23: camera 2's clip is sure too.
+    const both = await settled((clips) => clips.length === 2);
+    expect(byCamera(both)).toEqual({ 'Camera 1': { unsure: false, reason: 'number_and_kit' }, 'Camera 2': { unsure: false, reason: 'other_camera' } });
+
+    // The Oranges get a #23 too: importing the roster matches the reel again, and camera 2's number
+    // alone could now be either player.
+    expect((await roster(['Oranges,23,Olly Park,#d2691e'])).status).toBe(200);
+    const shared = await settled((clips) => clips.some((c) => c.camera === 'Camera 2' && c.unsure));
+    expect(byCamera(shared)).toEqual({ 'Camera 1': { unsure: false, reason: 'number_and_kit' }, 'Camera 2': { unsure: true, reason: 'number_without_kit' } });
+
+    // A clip added by hand on camera 1 gets his person track: its boxes follow him, not the middle.
+    const added = await app.fetch(`${base}/clips`, { method: 'POST', json: { footageId: ids[0], startS: 1, endS: 3 }, cookie: admin.cookie });
+    expect(added.status).toBe(201);
+    const [manual] = await app.db.select().from(appearances).where(and(eq(appearances.requestId, request!.id), eq(appearances.manual, true)));
+    const him = (await app.db.select().from(personTracks).where(eq(personTracks.footageId, ids[0]!))).find((p) => p.jerseyNumber === 23)!;
+    expect(manual!.personTrackIds).toEqual([him.id]);
+    const clip = (await settled(() => true)).find((c) => c.manual)!;
+    expect(clip.athlete!.of).toBe('person');
+    expect(clip.athlete!.boxes.length).toBeGreaterThan(0);
+    expect(clip.athlete!.boxes.every(([, x, , w]) => x! <= NUMBER_AT.x + 60 && x! + w! >= NUMBER_AT.x + NUMBER_AT.w - 60)).toBe(true);
+  }, 600_000);
 });

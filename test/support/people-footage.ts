@@ -17,9 +17,16 @@ const HIS_FACE = { left: 905, top: 20, width: 160, height: 200 };
 /** His shirt's colour where the light is even: the kit a roster gives his team. */
 export const HIS_KIT = '#667f6b';
 
-/** 4 s at 1280 × 720, 25 fps, a keyframe every 12 frames; `hideFace` blurs his face past finding. */
-export async function numberedPlayerVideo(folder: string, name: string, hideFace: boolean): Promise<string> {
-  const picture = await sharp(path.join(CALIBRATION, 'bbt1.jpg')).resize(1280, 720, { fit: 'cover' }).removeAlpha().png().toBuffer();
+/**
+ * 4 s at 1280 × 720, 25 fps, a keyframe every 12 frames; `hideFace` blurs his face past finding;
+ * `shiftColours` turns every colour of the picture half-way round and strengthens it, whites
+ * staying white, as a camera with another colour balance would (his kit is then no longer his
+ * team's colour).
+ */
+export async function numberedPlayerVideo(folder: string, name: string, hideFace: boolean, shiftColours = false): Promise<string> {
+  let source = sharp(path.join(CALIBRATION, 'bbt1.jpg')).resize(1280, 720, { fit: 'cover' }).removeAlpha();
+  if (shiftColours) source = source.modulate({ hue: 180, saturation: 3 });
+  const picture = await source.png().toBuffer();
   const svg = `<svg width="1280" height="720"><text x="${NUMBER_AT.x + NUMBER_AT.w / 2}" y="${NUMBER_AT.y + NUMBER_AT.h * 0.85}" font-family="DejaVu Sans" font-weight="bold" font-size="${NUMBER_AT.h}" fill="#ffffff" text-anchor="middle">23</text></svg>`;
   const layers: OverlayOptions[] = [{ input: Buffer.from(svg) }];
   if (hideFace) layers.unshift({ input: await sharp(picture).extract(HIS_FACE).blur(30).toBuffer(), left: HIS_FACE.left, top: HIS_FACE.top });

@@ -12,10 +12,12 @@ import { jobIdFor, type JobHandler } from '../jobs/queue';
 import { probeVideo } from '../media/ffmpeg';
 import { openStoredVideo, type StoredVideo } from '../media/stored-video';
 import { decodeEmbeddings } from './embeddings';
-import { indexSettings, insertTrack } from './indexing';
+import { indexSettings } from './index-settings';
+import { insertTrack } from './index-store';
 import { distanceToReferences, UNSURE_DISTANCE } from './matching';
 import type { SegmentResult } from './types';
 import { publishReview } from '../realtime/bus';
+import { peopleUnderClip } from '../people/clip-people';
 
 export type FaceSearch = 'looking' | 'found' | 'none';
 
@@ -105,6 +107,8 @@ export async function searchClipFace(deps: Pick<AppDeps, 'db' | 'bus' | 'jobs'>,
     const picked = pickAthleteTracks(tracks.map((t) => ({ ...t, embeddings: decodeEmbeddings(t.embeddings) })), refs);
     values = picked.best ? foundValues(picked) : { faceSearch: 'looking', trackIds: [], trackId: null };
   }
+  // The person under the clip, found by face or by shirt, so the cut follows the athlete there.
+  values.personTrackIds = file.indexState === 'indexed' ? await peopleUnderClip(db, clip, values.trackIds ?? []) : [];
   await db.update(appearances).set(values).where(eq(appearances.id, clip.id));
   if (values.faceSearch === 'looking') await deps.jobs.send('faces.find-in-clip', { appearanceId: clip.id }, { id: lookJobId(clip, file.indexedAt) });
   await publishReview(deps.bus, clip.requestId);

@@ -6,37 +6,23 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { appearances, eventGames, events, faceDetections, faceTracks, footage, highlightRequests, personTracks } from '../db/schema';
+import { appearances, events, faceTracks, footage, highlightRequests, personTracks } from '../db/schema';
 import type { AppDeps } from '../deps';
 import { FOOTAGE } from '../../common/admin-messages';
 import { PermanentJobError, type JobHandler } from '../jobs/queue';
 import { checkVideoReadable, DamagedVideoError, longestKeyframeGap, NotAVideoError, probeVideo, videoInput } from '../media/ffmpeg';
 import { searchClipsOfFootage } from './clip-search';
+import { storeIndex } from './index-store';
+import { matchAgainAtEvent } from './matching';
 import { nonReferenceSlack, referenceFrameTimes, SAMPLE_SLACK_S } from './decode-plan';
-import { encodeEmbeddings } from './embeddings';
-import { encodePersonBoxes } from '../people/track-boxes';
-import { sealFaceData } from './face-data-seal';
-import type { Db } from '../db/client';
-import type { IndexSettings, SegmentResult, SegmentTrack } from './types';
+import type { SegmentResult } from './types';
+import { indexSettings } from './index-settings';
 import { decodePlanFallbacks, indexingSpeed, personStageSeconds } from '../observability/metrics';
 import { FaceTaskError } from './pool';
 import { logger } from '../observability/logger';
 import { workFolder } from '../jobs/leftovers';
 
 const PROGRESS_EVERY_MS = 1500;
-
-export function indexSettings(config: AppDeps['config']): IndexSettings {
-  return {
-    sampleFps: config.faces.sampleFps,
-    detectInputSize: config.faces.detectInputSize,
-    minDetectScore: 0.35,
-    minFacePx: 24,
-    minEmbedPx: 36,
-    maxGapS: 1.5,
-    fullLookEvery: config.faces.fullLookEvery,
-    people: config.faces.personRows > 0 ? { rows: config.faces.personRows, lowScore: 0.25, highScore: 0.4, minHeightPx: 24, maxGapS: 1.5 } : null,
-  };
-}
 
 export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'faces' | 'config' | 'jobs'>): JobHandler<'faces.index-footage'> {
   const { db, storage, faces } = deps;
@@ -137,7 +123,7 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
       if (indexMs > 0) indexingSpeed.observe(duration / (indexMs / 1000));
       // The new index replaced every track of the file, those hand-added clips followed too.
       await searchClipsOfFootage(deps, footageId);
-      await rematchGame(deps, row.eventId, row.gameId);
+      await matchAgainAtEvent(deps, row.eventId, row.gameId);
       // The game's cameras are lined up again by their sound, this file among them (footage/sync.ts).
       await deps.jobs.send('footage.sync-game', { gameId: row.gameId });
       return 'done';
@@ -186,79 +172,9 @@ export async function decodeChoice(file: string, sampleFps: number, fps: number 
   return { keyframesOnly: false, skipNonReference: nonReferenceSlack(times, fps, sampleFps) <= SAMPLE_SLACK_S + 1e-3 };
 }
 
-/** Replaces the file's index with these tracks, in one transaction. */
-async function storeIndex(deps: Pick<AppDeps, 'db'>, footageId: string, results: SegmentResult[]) {
-  await deps.db.transaction(async (tx) => {
-    await tx.delete(faceTracks).where(eq(faceTracks.footageId, footageId));
-    await tx.delete(personTracks).where(eq(personTracks.footageId, footageId));
-    await tx.update(footage).set({ shotCuts: results.flatMap((r) => r.shotCuts).sort((a, b) => a - b) }).where(eq(footage.id, footageId));
-    for (const result of results) {
-      const ids: string[] = [];
-      for (const track of result.tracks) ids.push(await insertTrack(tx, footageId, track));
-      const people = result.people.map((person) => ({
-        footageId,
-        startS: person.startS,
-        endS: person.endS,
-        boxes: encodePersonBoxes(person.boxes),
-        faceTrackIds: person.faceTracks.map((i) => ids[i]!),
-        samples: person.boxes.length,
-        kitColour: person.kit,
-        jerseyNumber: person.jerseyNumber,
-        numberReads: person.numberReads,
-      }));
-      for (let i = 0; i < people.length; i += 200) await tx.insert(personTracks).values(people.slice(i, i + 200));
-    }
-  });
-}
-
-/** One track of a file with every sampled face box; returns its id. Runs inside the caller's transaction. */
-export async function insertTrack(tx: Db, footageId: string, track: SegmentTrack): Promise<string> {
-  const [inserted] = await tx
-    .insert(faceTracks)
-    .values({
-      footageId,
-      startS: track.startS,
-      endS: track.endS,
-      bestS: track.best.t,
-      box: { x: Math.round(track.best.x), y: Math.round(track.best.y), w: Math.round(track.best.w), h: Math.round(track.best.h) },
-      faceHeight: track.faceHeight,
-      score: track.best.score,
-      quality: track.best.quality,
-      embeddings: encodeEmbeddings(track.descriptors),
-      thumbnail: track.thumbnail ? sealFaceData(track.thumbnail) : null,
-      jerseyNumber: track.jerseyNumber,
-      samples: track.faces.length,
-    })
-    .returning({ id: faceTracks.id });
-  const rows = track.faces.map((f) => ({ trackId: inserted!.id, t: f.t, x: Math.round(f.x), y: Math.round(f.y), w: Math.round(f.w), h: Math.round(f.h), score: f.score, quality: f.quality }));
-  for (let i = 0; i < rows.length; i += 500) await tx.insert(faceDetections).values(rows.slice(i, i + 500));
-  return inserted!.id;
-}
-
 export async function publishFootage(deps: Pick<AppDeps, 'bus'>, eventId: string, footageId: string) {
   // Admin screens listen to footage changes through the admins' topic.
   await deps.bus.publish({ topic: 'footage', userId: `event:${eventId}`, action: 'update', id: footageId });
-}
-
-/** Approved requests that include this game are matched again now that more footage is indexed. */
-async function rematchGame(deps: Pick<AppDeps, 'db' | 'jobs'>, eventId: string, gameId: string) {
-  const [game] = await deps.db.select({ label: eventGames.label }).from(eventGames).where(eq(eventGames.id, gameId));
-  if (!game) return;
-  // Requests name their games by label; a request for all of an event's games names none.
-  const requests = await deps.db
-    .select({ id: highlightRequests.id })
-    .from(highlightRequests)
-    .where(
-      and(
-        eq(highlightRequests.eventId, eventId),
-        eq(highlightRequests.status, 'ready_to_purchase'),
-        sql`(${highlightRequests.games} @> ${JSON.stringify([game.label])}::jsonb or jsonb_array_length(${highlightRequests.games}) = 0)`,
-      ),
-    );
-  if (!requests.length) return;
-  // The review screens read "Matching…" until the job writes its result.
-  await deps.db.update(highlightRequests).set({ matchingState: 'matching' }).where(inArray(highlightRequests.id, requests.map((r) => r.id)));
-  for (const r of requests) await deps.jobs.send('faces.match-request', { requestId: r.id });
 }
 
 /**

@@ -8,16 +8,17 @@
 // when it is another number. Runs as the 'faces.match-request' job
 // when a request is approved, and again when more of its footage is indexed.
 import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import { appearances, athleteReferences, eventGames, eventTeams, faceTracks, footage, highlightRequests, personTracks, userProfiles } from '../db/schema';
+import { appearances, athleteReferences, eventGames, faceTracks, footage, highlightRequests, personTracks, userProfiles } from '../db/schema';
 import type { AppDeps } from '../deps';
 import type { JobHandler } from '../jobs/queue';
 import { announceHandPick, announceNothingFound } from '../requests/reel-progress';
 import { base64Of, decodeBase64Embeddings, decodeEmbeddings } from './embeddings';
 import { faceDistance } from './engine';
 import { rankNumbers } from './jersey';
-import { decidePerson, type AthleteShirt, type PersonReason } from '../people/decide';
+import { confirmAcrossCameras, decidePerson, type AthleteShirt, type PersonReason, type PersonVerdict } from '../people/decide';
 import type { TeamKits } from '../people/kit';
 import { labelsOf } from '../people/labels';
+import { shirtOfRequest } from '../people/teams';
 
 /**
  * Below MATCH_DISTANCE: the same person; up to UNSURE_DISTANCE: for the admin to decide. Chosen on
@@ -70,7 +71,7 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
   };
 
   const [profile] = await db
-    .select({ consent: userProfiles.faceMatchConsentAt, jerseyNumber: userProfiles.jerseyNumber, teamName: userProfiles.teamName })
+    .select({ consent: userProfiles.faceMatchConsentAt, jerseyNumber: userProfiles.jerseyNumber })
     .from(userProfiles)
     .where(eq(userProfiles.id, request.userId));
   const refs = profile?.consent
@@ -80,7 +81,7 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     : [];
   // Without faces to look for, the athlete can still be found by the number on their team's kit
   // (no face is compared: nothing biometric), where the event has teams and the request names one.
-  const shirt = await athleteShirtOf(db, request.eventId, request.teamName ?? profile?.teamName ?? null, request.jerseyNumber ?? profile?.jerseyNumber ?? null);
+  const shirt = await shirtOfRequest(db, request);
   const facesOff: MatchOutcome | null = !profile?.consent ? 'no_consent' : !refs.length ? 'no_reference' : null;
   const labels = await labelsOf(db, requestId);
   const labelled = labels.athlete.size + labels.not.size > 0;
@@ -164,19 +165,6 @@ export async function matchRequest(deps: Pick<AppDeps, 'db' | 'bus'>, requestId:
     await db.update(highlightRequests).set({ lookalike: true }).where(inArray(highlightRequests.id, lookalikes.map((l) => l.requestId)));
   }
   return 'ready';
-}
-
-/**
- * The athlete's shirt, when the event has teams and the request (or the profile) names one of them
- * and a number: the team's id, the number, and every team's kit colours.
- */
-async function athleteShirtOf(db: AppDeps['db'], eventId: string, teamName: string | null, number: number | null): Promise<{ athlete: AthleteShirt; teams: TeamKits[] } | null> {
-  if (!teamName || number === null) return null;
-  const rows = await db.select().from(eventTeams).where(eq(eventTeams.eventId, eventId));
-  const team = rows.find((t) => t.name.toLowerCase() === teamName.toLowerCase());
-  if (!team) return null;
-  const teams = rows.map((t) => ({ teamId: t.id, colours: [t.kitColor, t.awayKitColor].filter((c): c is string => Boolean(c)) })).filter((t) => t.colours.length);
-  return { athlete: { teamId: team.id, number }, teams };
 }
 
 /** The person tracks of these files, with their evidence (boxes are not needed to decide). */
@@ -271,9 +259,9 @@ interface Hit extends IndexedTrack {
 }
 
 /** Of the decision's reasons, the one a clip shows when it merges several: the strongest first. */
-const REASON_ORDER: PersonReason[] = ['admin', 'number_and_kit', 'face', 'number_without_kit', 'face_without_number', 'face_other_shirt'];
+const REASON_ORDER: PersonReason[] = ['admin', 'number_and_kit', 'face', 'other_camera', 'number_without_kit', 'face_without_number', 'face_other_shirt'];
 /** The confidence of a clip found without a face: an admin's word, the number on the team's kit, the number alone. */
-const PERSON_CONFIDENCE: Record<PersonReason, number> = { admin: 1, number_and_kit: 0.9, face: 0.9, number_without_kit: 0.5, face_without_number: 0.5, face_other_shirt: 0.3 };
+const PERSON_CONFIDENCE: Record<PersonReason, number> = { admin: 1, number_and_kit: 0.9, face: 0.9, other_camera: 0.8, number_without_kit: 0.5, face_without_number: 0.5, face_other_shirt: 0.3 };
 
 /**
  * The people of the index weighed (people/decide.ts): each person track the decision proposes
@@ -281,10 +269,11 @@ const PERSON_CONFIDENCE: Record<PersonReason, number> = { admin: 1, number_and_k
  * for a second names the person for as long as they are tracked). Returns those hits and the
  * face hits they took in.
  */
-function weighPeople(faceHits: Hit[], weigh: PeopleToWeigh): { hits: Hit[]; absorbed: Set<string> } {
+function weighPeople(faceHits: Hit[], weigh: PeopleToWeigh, files: IndexedFile[]): { hits: Hit[]; absorbed: Set<string> } {
   const byId = new Map(faceHits.map((h) => [h.id, h]));
-  const hits: Hit[] = [];
+  const gameOf = new Map(files.map((f) => [f.id, f.gameId]));
   const absorbed = new Set<string>();
+  const decided: Array<{ person: IndexedPerson; faces: Hit[]; verdict: PersonVerdict; footageId: string; gameId: string; startS: number; endS: number }> = [];
   for (const person of weigh.people) {
     const faces = person.faceTrackIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     // "Not the athlete": the track and the faces on it are out.
@@ -297,8 +286,12 @@ function weighPeople(faceHits: Hit[], weigh: PeopleToWeigh): { hits: Hit[]; abso
       : decidePerson({ jerseyNumber: person.jerseyNumber, kit: person.kit, faces: faces.map((f) => (!f.unsure && !f.lookalike ? 'sure' : 'unsure')) }, weigh.athlete, weigh.teams);
     if (!verdict) continue;
     for (const f of faces) absorbed.add(f.id);
+    decided.push({ person, faces, verdict, footageId: person.footageId, gameId: gameOf.get(person.footageId) ?? '', startS: person.startS, endS: person.endS });
+  }
+  for (const confirmed of confirmAcrossCameras(decided, weigh.athlete)) confirmed.verdict = { unsure: false, reason: 'other_camera' };
+  const hits = decided.map(({ person, faces, verdict }): Hit => {
     const best = faces.reduce<Hit | null>((a, b) => (!a || b.distance < a.distance ? b : a), null);
-    hits.push({
+    return {
       id: best?.id ?? person.id,
       footageId: person.footageId,
       startS: person.startS,
@@ -318,8 +311,8 @@ function weighPeople(faceHits: Hit[], weigh: PeopleToWeigh): { hits: Hit[]; abso
         reason: verdict.reason,
         confidence: verdict.reason === 'admin' ? PERSON_CONFIDENCE.admin : best ? confidenceOf(best.distance) : PERSON_CONFIDENCE[verdict.reason],
       },
-    });
-  }
+    };
+  });
   return { hits, absorbed };
 }
 
@@ -377,7 +370,7 @@ export function proposeAppearances(
 ): ProposedAppearance[] {
   const rows: ProposedAppearance[] = [];
   const faceHits = judgeTracks(tracks, files, refs, otherRefs);
-  const weighed = people ? weighPeople(faceHits, people) : { hits: [], absorbed: new Set<string>() };
+  const weighed = people ? weighPeople(faceHits, people, files) : { hits: [], absorbed: new Set<string>() };
   const hits = [...faceHits.filter((h) => !weighed.absorbed.has(h.id)), ...weighed.hits];
   // Who is the athlete when two are seen at once: the admin's word, the number on the team's kit, then the closest face.
   const closeness = (h: Hit) => (h.person?.reason === 'admin' ? -2 : h.person?.reason === 'number_and_kit' ? -1 : h.distance);
@@ -446,6 +439,28 @@ function clipOf(group: Hit[], file: IndexedFile, jerseyNumber: number | null): P
     reason,
     rank: 0,
   };
+}
+
+/**
+ * The event's approved requests are matched again: those that include this game when more of its
+ * footage is indexed, or all of them when what the decision weighs changed for the whole event
+ * (its teams, kits or rosters). The review screens read "Matching…" until the job writes its result.
+ */
+export async function matchAgainAtEvent(deps: Pick<AppDeps, 'db' | 'jobs'>, eventId: string, gameId: string | null = null) {
+  let gameFilter = sql`true`;
+  if (gameId) {
+    const [game] = await deps.db.select({ label: eventGames.label }).from(eventGames).where(eq(eventGames.id, gameId));
+    if (!game) return;
+    // Requests name their games by label (or id); a request for all of an event's games names none.
+    gameFilter = sql`(${highlightRequests.games} @> ${JSON.stringify([game.label])}::jsonb or ${highlightRequests.games} @> ${JSON.stringify([gameId])}::jsonb or jsonb_array_length(${highlightRequests.games}) = 0)`;
+  }
+  const requests = await deps.db
+    .select({ id: highlightRequests.id })
+    .from(highlightRequests)
+    .where(and(eq(highlightRequests.eventId, eventId), eq(highlightRequests.status, 'ready_to_purchase'), gameFilter));
+  if (!requests.length) return;
+  await deps.db.update(highlightRequests).set({ matchingState: 'matching' }).where(inArray(highlightRequests.id, requests.map((r) => r.id)));
+  for (const r of requests) await deps.jobs.send('faces.match-request', { requestId: r.id });
 }
 
 export function matchRequestJob(deps: Pick<AppDeps, 'db' | 'bus' | 'mailer' | 'config'>): JobHandler<'faces.match-request'> {

@@ -12,6 +12,7 @@ import type { ViewerEnv } from '../auth/session';
 import { audit } from '../audit/log';
 import { eventGames, events, faceTracks, footage, highlightRequests } from '../db/schema';
 import { publishFootage } from '../faces/indexing';
+import { matchAgainAtEvent } from '../faces/matching';
 import type { AppDeps } from '../deps';
 import { apiError } from '../http/errors';
 import { retentionOfEvent } from './retention';
@@ -138,11 +139,14 @@ export function footageRoutes(deps: AppDeps) {
       }
       const outcome = await importRoster(deps.db, event.id, parsed.rows);
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'roster.import', subjectUserId: null, details: { eventId: event.id, ...outcome } });
+      // Who wears which number, and in which kit, is evidence: the event's reels are matched again.
+      await matchAgainAtEvent(deps, event.id);
       return c.json({ ...outcome, teams: await listRoster(deps.db, event.id), teamCount: outcome.teams });
     })
     .delete('/events/:id/teams/:teamId', async (c) => {
       const teamId = c.req.param('teamId');
       if (!isUuid(teamId) || !(await removeTeam(deps.db, c.req.param('id'), teamId))) return apiError(c, 404, 'NOT_FOUND', ROSTER.notFound);
+      await matchAgainAtEvent(deps, c.req.param('id'));
       return c.json({ removed: true });
     })
     .get('/events/:id/footage', async (c) => {

@@ -1,7 +1,7 @@
 // Who a person track is: every rule of the decision, and that it says "unsure" with its reason
 // rather than guess.
 import { describe, expect, it } from 'vitest';
-import { decidePerson, type PersonEvidence } from './decide';
+import { confirmAcrossCameras, decidePerson, type PersonEvidence, type PersonVerdict, type Sighting } from './decide';
 
 const teams = [
   { teamId: 'tigers', colours: ['#f28c28', '#ffffff'] },
@@ -33,10 +33,10 @@ describe('who a person track is', () => {
   it('takes a sure face where the shirt agrees, and puts it to the admin where the shirt says nothing or something else', () => {
     expect(decidePerson(person({ faces: ['sure'], kit: ORANGE }), athlete, teams)).toEqual({ unsure: false, reason: 'face' });
     expect(decidePerson(person({ faces: ['sure'], jerseyNumber: 7 }), athlete, teams)).toEqual({ unsure: false, reason: 'face' });
-    expect(decidePerson(person({ faces: ['sure'] }), athlete, teams)).toEqual({ unsure: true, reason: 'face_without_number' });
+    expect(decidePerson(person({ faces: ['sure'] }), athlete, teams)).toEqual({ unsure: true, reason: 'face_without_number', faceSure: true });
     expect(decidePerson(person({ faces: ['sure'], jerseyNumber: 12, kit: ORANGE }), athlete, teams)).toEqual({ unsure: true, reason: 'face_other_shirt' });
     expect(decidePerson(person({ faces: ['sure', 'unsure'], kit: NAVY }), athlete, teams)).toEqual({ unsure: true, reason: 'face_other_shirt' });
-    expect(decidePerson(person({ faces: ['unsure'] }), athlete, teams)).toEqual({ unsure: true, reason: 'face_without_number' });
+    expect(decidePerson(person({ faces: ['unsure'] }), athlete, teams)).toEqual({ unsure: true, reason: 'face_without_number', faceSure: false });
   });
 
   it('keeps a sure face sure where the event does not know the athlete’s team and number', () => {
@@ -45,5 +45,39 @@ describe('who a person track is', () => {
     expect(decidePerson(person({ faces: ['sure'] }), athlete, [])).toEqual({ unsure: false, reason: 'face' });
     // A number alone, without teams to tell the kit by, is unsure.
     expect(decidePerson(person({ jerseyNumber: 7, kit: ORANGE }), athlete, [])).toEqual({ unsure: true, reason: 'number_without_kit' });
+  });
+});
+
+describe('cameras confirming each other', () => {
+  const sure: PersonVerdict = { unsure: false, reason: 'number_and_kit' };
+  const numberOnly: PersonVerdict = { unsure: true, reason: 'number_without_kit' };
+  const faceOnly: PersonVerdict = { unsure: true, reason: 'face_without_number', faceSure: true };
+  const seen = (footageId: string, startS: number, endS: number, verdict: PersonVerdict, gameId = 'g1'): Sighting => ({ footageId, gameId, startS, endS, verdict });
+  const unique = { ...athlete, numberUnique: true };
+
+  it('makes the number alone sure where another camera sees the athlete sure at that moment and no other team wears the number', () => {
+    const a = seen('cam2', 10, 14, numberOnly);
+    expect(confirmAcrossCameras([seen('cam1', 12, 20, sure), a], unique)).toEqual([a]);
+  });
+
+  it('makes a sure face on a silent shirt sure where another camera sees the athlete sure at that moment', () => {
+    const a = seen('cam2', 10, 14, faceOnly);
+    expect(confirmAcrossCameras([seen('cam1', 12, 20, sure), a], athlete)).toEqual([a]);
+  });
+
+  it('confirms nothing where the number is shared with another team, the face was unsure, or the shirt was another', () => {
+    const other = seen('cam1', 0, 30, sure);
+    expect(confirmAcrossCameras([other, seen('cam2', 10, 14, numberOnly)], athlete)).toEqual([]);
+    expect(confirmAcrossCameras([other, seen('cam2', 10, 14, numberOnly)], { ...athlete, numberUnique: false })).toEqual([]);
+    expect(confirmAcrossCameras([other, seen('cam2', 10, 14, { unsure: true, reason: 'face_without_number', faceSure: false })], unique)).toEqual([]);
+    expect(confirmAcrossCameras([other, seen('cam2', 10, 14, { unsure: true, reason: 'face_other_shirt' })], unique)).toEqual([]);
+  });
+
+  it('needs the other camera, the same game and the same moment', () => {
+    expect(confirmAcrossCameras([seen('cam2', 0, 5, sure), seen('cam2', 10, 14, numberOnly)], unique)).toEqual([]);
+    expect(confirmAcrossCameras([seen('cam1', 0, 30, sure, 'g2'), seen('cam2', 10, 14, numberOnly)], unique)).toEqual([]);
+    expect(confirmAcrossCameras([seen('cam1', 13.5, 20, sure), seen('cam2', 10, 14, numberOnly)], unique)).toEqual([]);
+    // Two unsure sightings at the same moment do not confirm each other.
+    expect(confirmAcrossCameras([seen('cam1', 10, 14, numberOnly), seen('cam2', 10, 14, faceOnly)], unique)).toEqual([]);
   });
 });

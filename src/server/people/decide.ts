@@ -8,6 +8,8 @@ import { teamOfKit, hexToLab, type TeamKits } from './kit';
 export interface AthleteShirt {
   teamId: string | null;
   number: number | null;
+  /** Every team of the event has a roster and none but the athlete's lists this number. */
+  numberUnique?: boolean;
 }
 
 /** The evidence of one person track. */
@@ -28,16 +30,25 @@ export interface PersonEvidence {
  *   read, the kit not told), at an event that knows their team and number; or a face the face
  *   matching was unsure of (unsure);
  * - `face_other_shirt`: a face found as the athlete on another number or another team's kit (unsure).
+ * - `other_camera`: one of the two unsure cases above (the number where the number is the
+ *   athlete's alone at the event, or a face found sure where the shirt said nothing) while
+ *   another camera of the same game sees the athlete sure at the same moment (sure;
+ *   confirmAcrossCameras).
  * The same number on the other team's kit is another athlete: not proposed. Above all of these,
  * `admin`: an admin pointed at the track as the athlete (people/labels.ts; "not the athlete"
  * takes the track and its faces out).
  */
-export type PersonReason = 'admin' | 'number_and_kit' | 'face' | 'number_without_kit' | 'face_without_number' | 'face_other_shirt';
+export type PersonReason = 'admin' | 'number_and_kit' | 'face' | 'other_camera' | 'number_without_kit' | 'face_without_number' | 'face_other_shirt';
 
 export interface PersonVerdict {
   unsure: boolean;
   reason: PersonReason;
+  /** A face tied to the track was found sure as the athlete. */
+  faceSure?: boolean;
 }
+
+/** Two sightings on two cameras overlapping this long (seconds; the cameras share one clock) are at the same moment. */
+export const SAME_MOMENT_S = 1;
 
 /** The verdict on one person track for one athlete, or null: not the athlete, or nothing says so. */
 export function decidePerson(evidence: PersonEvidence, athlete: AthleteShirt, teams: TeamKits[]): PersonVerdict | null {
@@ -54,6 +65,34 @@ export function decidePerson(evidence: PersonEvidence, athlete: AthleteShirt, te
   if (faceSeen && (otherNumber || otherKit)) return { unsure: true, reason: 'face_other_shirt' };
   if (faceSure && (ownNumber || ownKit || !shirtKnown)) return { unsure: false, reason: 'face' };
   if (ownNumber && !otherKit) return { unsure: true, reason: 'number_without_kit' };
-  if (faceSeen) return { unsure: true, reason: 'face_without_number' };
+  if (faceSeen) return { unsure: true, reason: 'face_without_number', faceSure };
   return null;
+}
+
+/** A person track's verdict where it was seen: which file, which game, when. */
+export interface Sighting {
+  footageId: string;
+  gameId: string;
+  startS: number;
+  endS: number;
+  verdict: PersonVerdict;
+}
+
+/**
+ * The cameras confirm each other: an unsure sighting becomes sure (`other_camera`) when another
+ * camera of the same game sees the athlete sure at the same moment and the unsure one's own
+ * evidence already points at the athlete alone: the athlete's number where no other team of the
+ * event lists it (so the kit was the only thing missing), or a face found sure where the shirt
+ * said nothing. A number shared with another team is never confirmed this way: both players may
+ * be on court at that moment. Sure sightings confirm; confirmed ones do not confirm others.
+ */
+export function confirmAcrossCameras<T extends Sighting>(sightings: T[], athlete: AthleteShirt): T[] {
+  const sure = sightings.filter((s) => !s.verdict.unsure);
+  const confirmable = (v: PersonVerdict) => (v.reason === 'number_without_kit' && athlete.numberUnique === true) || (v.reason === 'face_without_number' && v.faceSure === true);
+  return sightings.filter(
+    (s) =>
+      s.verdict.unsure &&
+      confirmable(s.verdict) &&
+      sure.some((o) => o.footageId !== s.footageId && o.gameId === s.gameId && Math.min(o.endS, s.endS) - Math.max(o.startS, s.startS) >= SAME_MOMENT_S),
+  );
 }

@@ -6,8 +6,9 @@
 import { and, eq, inArray, lte, gte } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
-import { eventTeams, footage, highlightRequests, personLabels, personTracks } from '../db/schema';
+import { footage, highlightRequests, personLabels, personTracks } from '../db/schema';
 import { hexToLab, kitDistance, teamOfKit, type TeamKits } from './kit';
+import { eventTeamKits } from './teams';
 import { decodePersonBoxes } from './track-boxes';
 
 /** A box this near the asked time (seconds) is where the person is then. */
@@ -81,9 +82,7 @@ export async function labelPerson(db: Db, requestId: string, personTrackId: stri
   const file = await fileOf(db, request.eventId, track.footageId);
   const gameFiles = await db.select({ id: footage.id }).from(footage).where(and(eq(footage.eventId, request.eventId), eq(footage.gameId, file.gameId)));
   const others = await db.select().from(personTracks).where(inArray(personTracks.footageId, gameFiles.map((f) => f.id)));
-  const teams: TeamKits[] = (await db.select().from(eventTeams).where(eq(eventTeams.eventId, request.eventId)))
-    .map((t) => ({ teamId: t.id, colours: [t.kitColor, t.awayKitColor].filter((c): c is string => Boolean(c)) }))
-    .filter((t) => t.colours.length);
+  const teams = await eventTeamKits(db, request.eventId);
   const linked = others.filter((other) => other.id === track.id || linkedByEvidence(track, other, teams));
   await db.transaction(async (tx) => {
     for (const other of linked) {
