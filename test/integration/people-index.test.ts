@@ -304,6 +304,19 @@ describe('the admin points at the athlete (issue 35 item 5)', () => {
     expect((await settled((r) => r.clips.length === 0)).clips).toEqual([]);
     expect((await jsonOf<People>(await app.fetch(`${base}/people?${at}`, { cookie: admin.cookie }))).people.find((p) => p.id === left.id)!.label).toBe('not');
 
+    // Indexed again: new tracks, and the word stays on the man on the left.
+    const indexedBefore = (await app.db.select().from(footage).where(eq(footage.id, footageId)))[0]!.indexedAt!;
+    expect((await app.fetch(`/api/admin/footage/${footageId}/reindex`, { method: 'POST', cookie: admin.cookie })).status).toBe(200);
+    await eventually(async () => {
+      const [f] = await app.db.select().from(footage).where(eq(footage.id, footageId));
+      return f?.indexState === 'indexed' && f.indexedAt! > indexedBefore ? f : null;
+    }, 150_000);
+    const again = await jsonOf<People>(await app.fetch(`${base}/people?${at}`, { cookie: admin.cookie }));
+    const leftAgain = [...again.people].sort((a, b) => a.box.x - b.box.x).find((p) => p.box.h > 200)!;
+    expect(leftAgain.id).not.toBe(left.id);
+    expect(leftAgain.label).toBe('not');
+    expect(again.people.filter((p) => p.label !== null)).toHaveLength(1);
+
     // Refused: bad input, no such request or track, and anyone but an admin; nothing changes.
     const before = await app.db.select().from(personLabels);
     for (const [path, init, status] of [

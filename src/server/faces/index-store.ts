@@ -1,11 +1,13 @@
 // Writing a file's index: its face tracks (every sampled box, the descriptors and crop sealed)
 // and its person tracks, replacing the old index in one transaction, so a re-run or a run after a
-// crash leaves exactly one index.
+// crash leaves exactly one index; the admin's labels on people move to the new tracks of the same
+// people.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { faceDetections, faceTracks, footage, personTracks } from '../db/schema';
+import { faceDetections, faceTracks, footage, personLabels, personTracks } from '../db/schema';
 import type { AppDeps } from '../deps';
-import { encodePersonBoxes } from '../people/track-boxes';
+import { successorTracks } from '../people/labels';
+import { decodePersonBoxes, encodePersonBoxes } from '../people/track-boxes';
 import { encodeEmbeddings } from './embeddings';
 import { sealFaceData } from './face-data-seal';
 import type { SegmentResult, SegmentTrack } from './types';
@@ -13,9 +15,16 @@ import type { SegmentResult, SegmentTrack } from './types';
 /** Replaces the file's index with these tracks, in one transaction. */
 export async function storeIndex(deps: Pick<AppDeps, 'db'>, footageId: string, results: SegmentResult[]) {
   await deps.db.transaction(async (tx) => {
+    // The admin's word on the people of this file, kept to be given to the new tracks of the same people.
+    const labelled = await tx
+      .select({ label: personLabels, boxes: personTracks.boxes })
+      .from(personLabels)
+      .innerJoin(personTracks, eq(personTracks.id, personLabels.personTrackId))
+      .where(eq(personTracks.footageId, footageId));
     await tx.delete(faceTracks).where(eq(faceTracks.footageId, footageId));
     await tx.delete(personTracks).where(eq(personTracks.footageId, footageId));
     await tx.update(footage).set({ shotCuts: results.flatMap((r) => r.shotCuts).sort((a, b) => a - b) }).where(eq(footage.id, footageId));
+    const fresh: Array<{ id: string; boxes: ReturnType<typeof decodePersonBoxes> }> = [];
     for (const result of results) {
       const ids: string[] = [];
       for (const track of result.tracks) ids.push(await insertTrack(tx, footageId, track));
@@ -30,7 +39,19 @@ export async function storeIndex(deps: Pick<AppDeps, 'db'>, footageId: string, r
         jerseyNumber: person.jerseyNumber,
         numberReads: person.numberReads,
       }));
-      for (let i = 0; i < people.length; i += 200) await tx.insert(personTracks).values(people.slice(i, i + 200));
+      for (let i = 0; i < people.length; i += 200) {
+        const inserted = await tx.insert(personTracks).values(people.slice(i, i + 200)).returning({ id: personTracks.id, boxes: personTracks.boxes });
+        fresh.push(...inserted.map((t) => ({ id: t.id, boxes: decodePersonBoxes(t.boxes) })));
+      }
+    }
+    if (labelled.length) {
+      const old = [...new Map(labelled.map((l) => [l.label.personTrackId, { id: l.label.personTrackId, boxes: decodePersonBoxes(l.boxes) }])).values()];
+      const successor = successorTracks(old, fresh);
+      const carried = labelled.flatMap(({ label }) => {
+        const personTrackId = successor.get(label.personTrackId);
+        return personTrackId ? [{ requestId: label.requestId, personTrackId, isAthlete: label.isAthlete, createdBy: label.createdBy, createdAt: label.createdAt }] : [];
+      });
+      if (carried.length) await tx.insert(personLabels).values(carried).onConflictDoNothing();
     }
   });
 }

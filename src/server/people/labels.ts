@@ -9,7 +9,8 @@ import { isUuid } from '../db/errors';
 import { footage, highlightRequests, personLabels, personTracks } from '../db/schema';
 import { hexToLab, kitDistance, teamOfKit, type TeamKits } from './kit';
 import { eventTeamKits } from './teams';
-import { decodePersonBoxes } from './track-boxes';
+import { decodePersonBoxes, type StoredBox } from './track-boxes';
+import { iou, type Box } from '../vision/boxes';
 
 /** A box this near the asked time (seconds) is where the person is then. */
 const NEAREST_SAMPLE_S = 0.5;
@@ -112,4 +113,37 @@ export function linkedByEvidence(a: Pick<TrackRow, 'faceTrackIds' | 'jerseyNumbe
 export async function labelsOf(db: Db, requestId: string): Promise<{ athlete: Set<string>; not: Set<string> }> {
   const rows = await db.select({ id: personLabels.personTrackId, isAthlete: personLabels.isAthlete }).from(personLabels).where(eq(personLabels.requestId, requestId));
   return { athlete: new Set(rows.filter((r) => r.isAthlete).map((r) => r.id)), not: new Set(rows.filter((r) => !r.isAthlete).map((r) => r.id)) };
+}
+
+/** Two tracks follow the same person when their boxes overlap this much, on average, at the samples both have. */
+const SAME_PERSON_IOU = 0.5;
+
+/**
+ * The admin's word survives a re-index: for each old track that carried a label, the new track that
+ * follows the same person (its boxes overlapping the old ones most, at least SAME_PERSON_IOU on
+ * average over at least half of the old track's samples), or none. Pure: old and new boxes in, a
+ * map from old track id to new track id out.
+ */
+export function successorTracks(old: Array<{ id: string; boxes: StoredBox[] }>, fresh: Array<{ id: string; boxes: StoredBox[] }>): Map<string, string> {
+  const out = new Map<string, string>();
+  const asBox = ([, x, y, w, h]: StoredBox): Box => ({ x, y, w, h });
+  for (const before of old) {
+    let best: { id: string; overlap: number } | null = null;
+    for (const after of fresh) {
+      const byTime = new Map(after.boxes.map((b) => [Math.round(b[0] * 10), b]));
+      let shared = 0;
+      let sum = 0;
+      for (const b of before.boxes) {
+        const other = byTime.get(Math.round(b[0] * 10));
+        if (!other) continue;
+        shared++;
+        sum += iou(asBox(b), asBox(other));
+      }
+      if (shared * 2 < before.boxes.length || !shared) continue;
+      const overlap = sum / shared;
+      if (overlap >= SAME_PERSON_IOU && (!best || overlap > best.overlap)) best = { id: after.id, overlap };
+    }
+    if (best) out.set(before.id, best.id);
+  }
+  return out;
 }
