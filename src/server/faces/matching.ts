@@ -14,7 +14,7 @@ import type { JobHandler } from '../jobs/queue';
 import { announceHandPick, announceNothingFound } from '../requests/reel-progress';
 import { base64Of, decodeBase64Embeddings, decodeEmbeddings } from './embeddings';
 import { faceDistance } from './engine';
-import { rankNumbers } from './jersey';
+import { rankNumbers } from '../people/numbers';
 import { confirmAcrossCameras, decidePerson, type AthleteShirt, type PersonReason, type PersonVerdict } from '../people/decide';
 import type { TeamKits } from '../people/kit';
 import { labelsOf } from '../people/labels';

@@ -5,7 +5,7 @@
 // Each layer's scale (a per-channel multiply and add) is folded into its convolution, and the
 // colour means into the first one (exact: it has no padding).
 import { createRequire } from 'node:module';
-import { writeOnnxModel, type GraphNode, type Initializer } from './onnx-model';
+import { writeOnnxModel, type GraphNode, type Initializer } from '../vision/onnx-model';
 
 const require = createRequire(import.meta.url);
 

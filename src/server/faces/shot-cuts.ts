@@ -15,7 +15,7 @@
 // pans and zooms of one photo standing for a camera's motion and a change of photo for a cut,
 // and on two real edited clips; checked on the other half of the photos and two other clips
 // (bench/shot-cuts.ts, bench/README.md).
-import type { RgbFrame } from './engine';
+import type { RgbFrame } from '../vision/frames';
 
 /** The small grey picture's size: 64 × 36 cells of a 16:9 frame (fewer rows for a taller one). */
 const GRID_W = 64;

@@ -4,7 +4,7 @@
 // about 1e-4, about five times faster than TensorFlow.js's WebAssembly kernels on this machine
 // (docs/decisions/0013-onnx-runtime-detector.md).
 import { createRequire } from 'node:module';
-import { writeOnnxModel, type GraphNode, type Initializer } from './onnx-model';
+import { writeOnnxModel, type GraphNode, type Initializer } from '../vision/onnx-model';
 
 const require = createRequire(import.meta.url);
 

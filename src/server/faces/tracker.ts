@@ -3,7 +3,7 @@
 // close for its size (a player running); a track not seen for longer than maxGapS ends. The
 // indexer splits a track when a new descriptor says it is someone else (two players crossing).
 import type { Box, DetectedFace } from './engine';
-import type { JerseyRead } from './jersey';
+import type { JerseyRead } from '../people/numbers';
 import { iou } from '../vision/boxes';
 
 export { iou };

@@ -1,7 +1,7 @@
 // Stage "detect people": the people in one sampled frame, as boxes in frame pixels with the
 // network's score. Low scores are kept down to `lowScore`: the tracker uses them only to carry on
 // a track it already has (a player half hidden), never to start one (people/tracker.ts).
-import type { RgbFrame } from '../faces/engine';
+import type { RgbFrame } from '../vision/frames';
 import { insideShare, iou, type ScoredBox } from '../vision/boxes';
 import { loadNanoDet, NANODET_INPUT } from './nanodet';
 import { coverRegions, touchesInnerEdge } from './regions';

@@ -1,7 +1,7 @@
 // Evidence "kit": the colour of a person's shirt, gathered along their track, and which of an
 // event's teams it is. Colours are compared in CIELAB, where a distance is about what the eye
 // sees; lightness counts half, because a gym's lights and shadows change it more than the hue.
-import type { RgbFrame } from '../faces/engine';
+import type { RgbFrame } from '../vision/frames';
 import { partOf, type Box } from '../vision/boxes';
 
 export type Lab = [number, number, number];

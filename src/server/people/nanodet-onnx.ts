@@ -8,7 +8,7 @@
 // cancels against the graph's own. Shape arithmetic on constants (`SparseToDense`, `AddV2`) is
 // done here once. In front of the net the graph takes the region's bytes as they are and does
 // the resize to 416 × 416 and NanoDet's normalisation (BGR, mean, spread) itself.
-import { writeOnnxModel, type GraphNode, type Initializer } from '../faces/onnx-model';
+import { writeOnnxModel, type GraphNode, type Initializer } from '../vision/onnx-model';
 
 /** One node of a TensorFlow graph model's topology, as model.json writes it. */
 export interface TfNode {

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import type { RgbFrame } from '../faces/engine';
+import type { RgbFrame } from '../vision/frames';
 import type { Box, ScoredBox } from '../vision/boxes';
 import { loadTensorflow, type Tf } from '../vision/tensorflow';
 import { nanodetOnnxModel, type TfNode } from './nanodet-onnx';

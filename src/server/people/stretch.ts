@@ -5,8 +5,8 @@
 // Along each track the evidence of who it is is gathered, never from one frame: the shirt's
 // colour (people/kit.ts) and the number on it (read with the OCR faces/jersey.ts uses, voted).
 import { insideShare, partOf, type Box } from '../vision/boxes';
-import type { RgbFrame } from '../faces/engine';
-import { chestRegion, jerseyOf, MIN_JERSEY_FACE_PX, readNumberIn, type JerseyRead } from '../faces/jersey';
+import type { RgbFrame } from '../vision/frames';
+import { chestRegion, jerseyOf, MIN_JERSEY_FACE_PX, readNumberIn, type JerseyRead } from './numbers';
 import { detectPeople, type PersonDetectSettings } from './detector';
 import { kitOfTrack, labToHex, shirtBand, shirtColour, torsoRegion, type Lab } from './kit';
 import { PersonTracker, type PersonTrack, type PersonTrackerSettings } from './tracker';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chestRegion, jerseyOf, numberOfWords } from './jersey';
+import { chestRegion, jerseyOf, numberOfWords } from './numbers';
 
 describe('a track’s jersey number', () => {
   it('is the number read most often, at least twice', () => {

@@ -6,7 +6,8 @@
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import type { PSM as PsmValues, Worker } from 'tesseract.js';
-import { cropRgb, type Box, type RgbFrame } from './engine';
+import type { Box } from '../vision/boxes';
+import { cropRgb, type RgbFrame } from '../vision/frames';
 
 const require = createRequire(import.meta.url);
 
