@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config';
 import { appearances, faceTracks, footage, highlightRequests, personLabels, personTracks, reelRenders, userVideos } from '../../src/server/db/schema';
 import { REEL_FORMAT } from '../../src/common/reel-format';
-import { readNumberIn } from '../../src/server/faces/jersey';
+import { readNumberIn } from '../../src/server/people/numbers';
 import { purgeExpiredIndexes } from '../../src/server/faces/indexing';
 import { indexSettings } from '../../src/server/faces/index-settings';
 import { hexToLab, teamOfKit } from '../../src/server/people/kit';
