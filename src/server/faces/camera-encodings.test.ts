@@ -2,9 +2,11 @@
 // whole file gives (issue 32): the stretches the index job cuts, with their boundaries before, on
 // and just after keyframes and anywhere else (property-based), through the decode plan and through
 // the choice the job makes (keyframes alone, frames nothing refers to skipped).
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CAMERA_ENCODINGS, encodeCameraFile } from '../../../test/support/camera-encodings';
@@ -18,6 +20,7 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-encodings-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const SAMPLE_FPS = 2;
+const run = promisify(execFile);
 
 async function samples(segment: Segment, fallbacks: string[] = []): Promise<Buffer[]> {
   const out: Buffer[] = [];
@@ -79,5 +82,20 @@ describe('camera and phone encodings', () => {
     const fallbacks: string[] = [];
     expect(await samples({ file, width: 160, height: 96, startS: 0, endS: 4.5 }, fallbacks)).toHaveLength(9);
     expect(fallbacks).toEqual([]);
+  }, 30_000);
+
+  it('a camera at 29.97 fps with a keyframe every 15 frames: each sample from the keyframes alone is the keyframe at its time, not the one half a second before', async () => {
+    const encoding = { ...CAMERA_ENCODINGS.find((e) => e.name === 'h264-29.97fps')!, name: 'ntsc-gop15', keyframeS: 0.5, audio: false };
+    const file = await encodeCameraFile(work, encoding);
+    const probe = await probeVideo(file);
+    const choice = await decodeChoice(file, SAMPLE_FPS, probe.fps);
+    expect(choice.keyframesOnly).toBe(true);
+    // The keyframes, in order: keyframe k is shown at k × 0.5005 s, a frame or less after sample k.
+    const { stdout } = await run('ffmpeg', ['-v', 'error', '-skip_frame', 'nokey', '-i', file, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', maxBuffer: 1 << 26 });
+    const size = probe.width * probe.height * 3;
+    const keyframes = Array.from({ length: stdout.length / size }, (_, k) => stdout.subarray(k * size, (k + 1) * size));
+    const chosen = await samples({ file, width: probe.width, height: probe.height, startS: 0, endS: probe.durationSeconds + 1, ...choice });
+    expect(chosen.length).toBeGreaterThanOrEqual(keyframes.length - 1);
+    expect(chosen.slice(0, keyframes.length).map((f, k) => f.equals(keyframes[k]!))).toEqual(keyframes.map(() => true));
   }, 30_000);
 });

@@ -116,8 +116,12 @@ async function* decodeSamples(segment: Segment, sampleFps: number, input: string
     args.push(...input, '-t', String(segment.endS - segment.startS), '-an', '-sn', '-dn');
   }
   // round=up takes the frame at each sample's time (the default takes one up to half a sample
-  // later), the keyframe itself when only keyframes come in; eof_action=pass keeps the last one.
-  args.push('-vf', `fps=${sampleFps}:start_time=0:round=up:eof_action=pass,scale=${segment.width}:${segment.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
+  // later). Keyframes alone take the keyframe nearest the sample's time: a camera at 29.97 fps
+  // with a keyframe every 15 frames puts each one a frame or more after its sample's time, and
+  // rounding up would hand every sample the keyframe half a second before it (the boxes of a
+  // player running, and the clips, half a second out). eof_action=pass keeps the last one.
+  const rounding = segment.keyframesOnly ? 'near' : 'up';
+  args.push('-vf', `fps=${sampleFps}:start_time=0:round=${rounding}:eof_action=pass,scale=${segment.width}:${segment.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
   const child = spawn(FFMPEG, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const stop = () => child.kill('SIGKILL');
   signal?.addEventListener('abort', stop, { once: true });

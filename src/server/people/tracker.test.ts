@@ -76,4 +76,19 @@ describe('person tracker', () => {
     expect(right!.boxes.every((box) => box.x === 445)).toBe(true);
     expect(right!.boxes).toHaveLength(5);
   });
+
+  it('follows every player through a camera pan that moves the picture further than the gap between them', () => {
+    // Six players 60 px apart, each jogging its own way; the camera pans 150 px a sample, then
+    // stops, then pans back, and one player is missed at the sample the pan stops.
+    const pan = [0, -150, -300, -450, -450, -450, -300, -150];
+    const { tracker, assigned } = run(8, (t, k) =>
+      [0, 1, 2, 3, 4, 5].flatMap((i) => (k === 4 && i === 2 ? [] : [player(300 + i * 60 + pan[k]! + 4 * t * (i % 2 ? 1 : -1), 0, 400, 0, 0.7, 30, 80)])),
+    );
+    expect(tracker.tracks).toHaveLength(6);
+    for (const [k, sample] of assigned.entries()) {
+      const want = [0, 1, 2, 3, 4, 5].filter((i) => !(k === 4 && i === 2)).map((i) => tracker.tracks[i]);
+      expect(sample, `sample ${k}`).toEqual(want);
+    }
+    expect(Math.abs(tracker.camera.x - (-450 + 300))).toBeLessThan(10);
+  });
 });

@@ -7,6 +7,9 @@
 //   hidden behind another) only carry on a track that lost its box, never start one;
 // - a track missing for up to maxGapS (hidden, or missed) takes up its person again where the
 //   prediction says; after that it ends;
+// - a camera that pans or zooms moves everyone at once: the shift that most people's boxes agree
+//   on between two samples is the camera's, and every prediction moves with it (the people's own
+//   motion is kept apart from the camera's);
 // - at a shot cut every track ends: the same place on screen is someone else after a cut.
 import { iou, type Box, type ScoredBox } from '../vision/boxes';
 
@@ -24,9 +27,11 @@ export interface TrackedBox extends ScoredBox {
 export interface PersonTrack {
   id: number;
   boxes: TrackedBox[];
-  /** Pixels per second of the box's centre, smoothed over the last moves. */
+  /** Pixels per second of the box's centre on the ground (the camera's motion taken out), smoothed over the last moves. */
   vx: number;
   vy: number;
+  /** Where the camera had moved the picture by (PersonTracker.camera) at the track's last box. */
+  cameraAtLast: { x: number; y: number };
   ended: boolean;
 }
 
@@ -44,24 +49,38 @@ const REACH_HEIGHTS = 0.6;
 const LIKE_SIZE = 0.7;
 /** Weight of the newest move in the smoothed velocity. */
 const VELOCITY_WEIGHT = 0.5;
+/**
+ * The camera moved when at least CAMERA_MIN_PEOPLE of the people seen at the last sample, and
+ * more than stay where they were, have a box of like size within CAMERA_AGREE_HEIGHTS of their
+ * height from where that shift puts them.
+ */
+const CAMERA_MIN_PEOPLE = 3;
+const CAMERA_AGREE_HEIGHTS = 0.25;
 
 export class PersonTracker {
   readonly tracks: PersonTrack[] = [];
+  /** How far the camera has moved the picture since the shot began, pixels. */
+  camera = { x: 0, y: 0 };
   private nextId = 1;
+  private lastT: number | null = null;
 
   constructor(private readonly settings: PersonTrackerSettings) {}
 
-  /** Where a track's person is predicted to be at time t. */
+  /** Where a track's person is predicted to be at time t: their own motion, and the camera's since. */
   predict(track: PersonTrack, t: number): Box {
     const last = track.boxes.at(-1)!;
     const dt = t - last.t;
-    return { x: last.x + track.vx * dt, y: last.y + track.vy * dt, w: last.w, h: last.h };
+    const [cx, cy] = [this.camera.x - track.cameraAtLast.x, this.camera.y - track.cameraAtLast.y];
+    return { x: last.x + track.vx * dt + cx, y: last.y + track.vy * dt + cy, w: last.w, h: last.h };
   }
 
   /** Assigns the boxes of the sample at time t; returns, per box, its track (undefined: left out). */
   step(t: number, boxes: ScoredBox[]): Array<PersonTrack | undefined> {
     for (const track of this.live()) if (t - track.boxes.at(-1)!.t > this.settings.maxGapS) track.ended = true;
     const live = this.live();
+    const shift = this.cameraShift(t, live, boxes);
+    this.camera = { x: this.camera.x + shift.x, y: this.camera.y + shift.y };
+    this.lastT = t;
     const assigned = new Array<PersonTrack | undefined>(boxes.length);
     const sure = boxes.map((b, i) => i).filter((i) => boxes[i]!.score >= this.settings.highScore);
     const unsure = boxes.map((b, i) => i).filter((i) => boxes[i]!.score < this.settings.highScore);
@@ -81,6 +100,37 @@ export class PersonTracker {
   /** Ends every live track (at a shot cut). */
   endAll() {
     for (const track of this.tracks) track.ended = true;
+  }
+
+  /**
+   * The camera's move since the last sample: of the shifts that carry one person seen then onto a
+   * box of like size now, the one most of them agree on, if it beats standing still.
+   */
+  private cameraShift(t: number, live: PersonTrack[], boxes: ScoredBox[]): { x: number; y: number } {
+    const none = { x: 0, y: 0 };
+    const seen = live.filter((track) => track.boxes.at(-1)!.t === this.lastT).map((track) => this.predict(track, t));
+    if (seen.length < CAMERA_MIN_PEOPLE || boxes.length < CAMERA_MIN_PEOPLE) return none;
+    const centre = (b: Box) => [b.x + b.w / 2, b.y + b.h / 2] as const;
+    const like = (a: Box, b: Box) => Math.min(a.h, b.h) / Math.max(a.h, b.h) >= LIKE_SIZE;
+    const support = (dx: number, dy: number) => {
+      let agree = 0;
+      for (const p of seen) {
+        const [px, py] = centre(p);
+        if (boxes.some((b) => like(p, b) && Math.hypot(centre(b)[0] - px - dx, centre(b)[1] - py - dy) < CAMERA_AGREE_HEIGHTS * p.h)) agree++;
+      }
+      return agree;
+    };
+    const still = support(0, 0);
+    let best = { x: 0, y: 0, agree: still };
+    for (const p of seen) {
+      for (const b of boxes) {
+        if (!like(p, b)) continue;
+        const [dx, dy] = [centre(b)[0] - centre(p)[0], centre(b)[1] - centre(p)[1]];
+        const agree = support(dx, dy);
+        if (agree > best.agree) best = { x: dx, y: dy, agree };
+      }
+    }
+    return best.agree >= CAMERA_MIN_PEOPLE && best.agree > still ? { x: best.x, y: best.y } : none;
   }
 
   private live() {
@@ -117,7 +167,7 @@ export class PersonTracker {
   }
 
   private start(): PersonTrack {
-    const track: PersonTrack = { id: this.nextId++, boxes: [], vx: 0, vy: 0, ended: false };
+    const track: PersonTrack = { id: this.nextId++, boxes: [], vx: 0, vy: 0, cameraAtLast: this.camera, ended: false };
     this.tracks.push(track);
     return track;
   }
@@ -126,13 +176,15 @@ export class PersonTracker {
     const last = track.boxes.at(-1);
     if (last && box.t > last.t) {
       const dt = box.t - last.t;
-      const vx = (box.x + box.w / 2 - (last.x + last.w / 2)) / dt;
-      const vy = (box.y + box.h / 2 - (last.y + last.h / 2)) / dt;
+      // The person's own move: what the camera moved the picture by is taken out.
+      const vx = (box.x + box.w / 2 - (last.x + last.w / 2) - (this.camera.x - track.cameraAtLast.x)) / dt;
+      const vy = (box.y + box.h / 2 - (last.y + last.h / 2) - (this.camera.y - track.cameraAtLast.y)) / dt;
       const first = track.boxes.length === 1;
       track.vx = first ? vx : VELOCITY_WEIGHT * vx + (1 - VELOCITY_WEIGHT) * track.vx;
       track.vy = first ? vy : VELOCITY_WEIGHT * vy + (1 - VELOCITY_WEIGHT) * track.vy;
     }
     track.boxes.push(box);
+    track.cameraAtLast = this.camera;
   }
 }
 
