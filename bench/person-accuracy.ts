@@ -37,8 +37,8 @@
 // And where the pipeline loses the player: detected (samples where a person box holds the
 // player's torso), the share of those in the player's longest track, and "one click": recall
 // and precision once the admin points at each player once in "Who's who" (the first sample where
-// a box holds them; the label goes to that track and the tracks its evidence links to, as the
-// route does), the way competing products have analysts tag players.
+// a box holds them; the label goes to that track, the pieces that continue it in its shot and
+// the tracks its evidence links to, as the route does), the way competing products have analysts tag players.
 // The clips are split in two: TUNE (one soccer and one basketball clip) is the only part any rule
 // or threshold may be tried on; REPORT (the other three) gives the figures that count, the RESULT
 // line among them. Both are printed.
@@ -57,7 +57,8 @@ import { loadConfig } from '../src/server/config';
 import { indexSettings } from '../src/server/faces/index-settings';
 import { keyframesSuffice } from '../src/server/faces/indexing';
 import { proposeAppearances, type IndexedFile, type IndexedPerson, type IndexedTrack, type ProposedAppearance } from '../src/server/faces/matching';
-import { linkedByEvidence } from '../src/server/people/labels';
+import { continuationsOf, linkedByEvidence } from '../src/server/people/labels';
+import type { StoredBox } from '../src/server/people/track-boxes';
 import { createFacePool } from '../src/server/faces/pool';
 import type { SegmentResult } from '../src/server/faces/types';
 import { probeVideo } from '../src/server/media/ffmpeg';
@@ -236,6 +237,8 @@ async function main() {
           const pointed = result.people.findIndex((p) => p.boxes.some(([t, x, y, w, h]) => Math.round(t! / SAMPLE_S) === first && inBox(place(athlete.at[first]!), [x!, y!, w!, h!])));
           const row = (p: IndexedPerson) => ({ faceTrackIds: p.faceTrackIds, jerseyNumber: p.jerseyNumber, kitColour: p.kit });
           const labelled = new Set(people.filter((p, i) => i === pointed || linkedByEvidence(row(people[pointed]!), row(p), teams)).map((p) => p.id));
+          const pieces = result.people.map((p, i) => ({ id: `p${i}`, footageId, boxes: p.boxes as StoredBox[], kitColour: p.kit }));
+          for (const id of continuationsOf(pieces[pointed]!, pieces, result.shotCuts)) labelled.add(id);
           add(tallies.oneClick, score(proposeAppearances(tracks, indexedFiles, [], [], athlete.number, { ...weigh, labels: { athlete: labelled, not: new Set() } }), athlete.at, uncertain));
         } else add(tallies.oneClick, score([], athlete.at, uncertain));
         tallies.playerTracks += own;

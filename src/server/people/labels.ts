@@ -73,7 +73,8 @@ export async function peopleAt(db: Db, requestId: string, footageId: string, t: 
 }
 
 /**
- * Labels a person track for the request, and every track of the same game its evidence links to;
+ * Labels a person track for the request, the pieces that continue it in its shot
+ * (continuationsOf), and every track of the same game its evidence links to;
  * returns the ids labelled. The caller runs matching again.
  */
 export async function labelPerson(db: Db, requestId: string, personTrackId: string, isAthlete: boolean, actorId: string): Promise<string[]> {
@@ -84,7 +85,10 @@ export async function labelPerson(db: Db, requestId: string, personTrackId: stri
   const gameFiles = await db.select({ id: footage.id }).from(footage).where(and(eq(footage.eventId, request.eventId), eq(footage.gameId, file.gameId)));
   const others = await db.select().from(personTracks).where(inArray(personTracks.footageId, gameFiles.map((f) => f.id)));
   const teams = await eventTeamKits(db, request.eventId);
-  const linked = others.filter((other) => other.id === track.id || linkedByEvidence(track, other, teams));
+  // The pieces the tracker lost the player between, in the same shot, are theirs too.
+  const pieces = others.filter((o) => o.footageId === track.footageId).map((o) => ({ id: o.id, footageId: o.footageId, boxes: decodePersonBoxes(o.boxes), kitColour: o.kitColour }));
+  const continued = continuationsOf(pieces.find((p) => p.id === track.id)!, pieces, file.shotCuts);
+  const linked = others.filter((other) => continued.has(other.id) || linkedByEvidence(track, other, teams));
   await db.transaction(async (tx) => {
     for (const other of linked) {
       await tx
@@ -146,4 +150,56 @@ export function successorTracks(old: Array<{ id: string; boxes: StoredBox[] }>, 
     if (best) out.set(before.id, best.id);
   }
   return out;
+}
+
+/** A track piece as continuation needs it: where and when it was, and its shirt. */
+export interface TrackPiece {
+  id: string;
+  footageId: string;
+  boxes: StoredBox[];
+  kitColour: string | null;
+}
+
+/** A piece starting this soon (seconds) after another ends may continue it. */
+const CONTINUE_GAP_S = 2;
+/** ...where its first box is within this many heights of the other's last box, */
+const CONTINUE_REACH_HEIGHTS = 3;
+/** ...and every other such piece is at least this many times farther away. */
+const CONTINUE_CLEAR = 2;
+
+/**
+ * The pieces that continue a track within its shot, forwards and backwards, piece after piece:
+ * the tracker loses a player who is hidden, or runs while the camera pans, and takes them up as
+ * a new track. A piece continues another when it starts within CONTINUE_GAP_S of its end, with no
+ * shot cut between, on a shirt of the same colour, near where the other was last seen, and
+ * clearly nearer than any other such piece (two teammates side by side continue nobody).
+ */
+export function continuationsOf(pointed: TrackPiece, pieces: TrackPiece[], shotCuts: number[]): Set<string> {
+  const found = new Set<string>([pointed.id]);
+  const ends = (p: TrackPiece) => ({ first: p.boxes[0]!, last: p.boxes.at(-1)! });
+  const centre = (b: StoredBox) => [b[1] + b[3] / 2, b[2] + b[4] / 2] as const;
+  const sameShirt = (a: TrackPiece, b: TrackPiece) => !a.kitColour || !b.kitColour || kitDistance(hexToLab(a.kitColour), hexToLab(b.kitColour)) < SAME_KIT;
+  const next = (from: TrackPiece, forwards: boolean): TrackPiece | null => {
+    const edge = forwards ? ends(from).last : ends(from).first;
+    const candidates = pieces
+      .filter((p) => p.footageId === from.footageId && !found.has(p.id) && p.boxes.length && sameShirt(from, p))
+      .map((p) => {
+        const touch = forwards ? ends(p).first : ends(p).last;
+        const gap = forwards ? touch[0] - edge[0] : edge[0] - touch[0];
+        const [from0, to0] = forwards ? [edge[0], touch[0]] : [touch[0], edge[0]];
+        if (gap <= 0 || gap > CONTINUE_GAP_S || shotCuts.some((cut) => cut > from0 && cut <= to0)) return null;
+        const distance = Math.hypot(centre(touch)[0] - centre(edge)[0], centre(touch)[1] - centre(edge)[1]) / Math.max(edge[4], touch[4]);
+        return distance <= CONTINUE_REACH_HEIGHTS ? { p, distance } : null;
+      })
+      .filter((c): c is { p: TrackPiece; distance: number } => c !== null)
+      .sort((a, b) => a.distance - b.distance);
+    const [best, second] = candidates;
+    if (!best || (second && second.distance < best.distance * CONTINUE_CLEAR)) return null;
+    return best.p;
+  };
+  for (const forwards of [true, false]) {
+    let at: TrackPiece | null = pointed;
+    while ((at = next(at, forwards))) found.add(at.id);
+  }
+  return found;
 }
