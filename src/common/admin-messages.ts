@@ -417,6 +417,12 @@ export const REVIEW = {
     notAthlete: 'Not the athlete',
     labelled: 'Saved: matching runs again.',
     marked: { athlete: 'The athlete', not: 'Not the athlete' },
+    /** Pointing out the athlete on any frame of the request's cameras, found clip or not. */
+    find: 'Point out the athlete',
+    findHelp: "Far cameras, or nothing found? Step through a camera's frames and point at the athlete once: the app follows them from there.",
+    camera: 'Camera',
+    at: (clock: string) => `Frame at ${clock}`,
+    step: { back5: 'Back 5 s', back: 'Back ½ s', forward: 'Forward ½ s', forward5: 'Forward 5 s' },
   },
   faceSize: (px: number) => `face ${px}px`,
   /** What the face index saw in a found clip: when, how often, and how close to the references. */

@@ -211,6 +211,25 @@ it('a player who never shows their face is found by the number on their team’s
   await expect.poll(() => moment.count()).toBe(1);
   await moment.getByTestId('reason').getByText(FOOTAGE.reasons.number_and_kit!).waitFor();
 
+  // Any frame of the game's cameras, clip or no clip: the admin steps through them to point.
+  await page.getByRole('button', { name: REVIEW.people.find }).click();
+  const steps = page.getByTestId('frame-steps');
+  await steps.getByText(REVIEW.people.at('0:00.0')).waitFor();
+  await steps.getByRole('button', { name: REVIEW.people.step.forward5 }).click();
+  // Never past the camera's last sample (the file is 4 s long).
+  await steps.getByText(REVIEW.people.at('0:03.5')).waitFor();
+  await steps.getByRole('button', { name: REVIEW.people.step.back }).click();
+  await steps.getByText(REVIEW.people.at('0:03.0')).waitFor();
+  expect(await page.getByTestId('people-picker').locator('img').getAttribute('src')).toContain('t=3');
+  await expect.poll(() => page.getByTestId('people-picker').getByTestId('person-box').count()).toBeGreaterThanOrEqual(4);
+  await page.getByTestId('people-picker').locator('img').evaluate((img: HTMLImageElement) => (img.complete ? null : new Promise((resolve) => img.addEventListener('load', resolve))));
+  await shot(page, 'people-06-point-out-1280');
+  await expectAccessible(page, 'pointing out the athlete on any frame');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'people-07-point-out-390');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.keyboard.press('Escape');
+
   // Accepted and rendered: the social cut's frame follows him, so his number is in it.
   await moment.getByRole('button', { name: new RegExp(`^${REVIEW.accept} `) }).first().click();
   await moment.getByTestId('decision').getByText(REVIEW.accepted).waitFor();

@@ -11,7 +11,7 @@ import { AddClip } from '../features/reels/add-clip';
 import { useReview } from '../features/reels/api';
 import { MatchingState } from '../features/reels/matching-state';
 import { MomentCard } from '../features/reels/moment-card';
-import { PeoplePicker, type PointingAt } from '../features/reels/people-picker';
+import { FindAthleteButton, PeoplePicker, type PointingAt } from '../features/reels/people-picker';
 import { ReelOrder, SkipToTrims } from '../features/reels/reel-order';
 import { RenderPanel } from '../features/reels/render-panel';
 import { ReviewStatus } from '../features/reels/review-status';
@@ -61,6 +61,7 @@ export default function AdminRequestReviewPage() {
               {FOOTAGE.nothingFoundWarning}
             </p>
           )}
+          <FindAthleteButton review={data} onPointOut={setPointing} />
           <Timeline review={data} />
           <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
             <section aria-labelledby="moments-title" className="flex flex-col gap-3">
@@ -85,7 +86,7 @@ export default function AdminRequestReviewPage() {
               <AddClip review={data} />
             </div>
           </div>
-          <PeoplePicker requestId={data.request.id} at={pointing} onClose={() => setPointing(null)} />
+          <PeoplePicker review={data} at={pointing} onMove={setPointing} onClose={() => setPointing(null)} />
         </div>
       )}
     </>
