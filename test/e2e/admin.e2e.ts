@@ -110,6 +110,10 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
   await page.goto(await mailLink(product, adminEmail, 'Confirm'));
   await page.waitForURL('**/dashboard');
   expect(await grantAdmin(product, adminEmail)).toContain(`${adminEmail} is now an admin.`);
+  // An admin's account is the provider's, not a family's: never asked for an athlete's profile.
+  await page.reload();
+  await page.locator('main[data-live]').waitFor();
+  expect(await page.getByTestId('finish-profile').count()).toBe(0);
 
   // The admin area first asks for a second factor (issue 21): enrolment through its screens.
   await page.goto(`${product.url}/admin`);
@@ -118,7 +122,8 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
 
   // The portal.
   await page.getByRole('heading', { name: ADMIN.portal.title }).waitFor();
-  await expect.poll(() => page.getByTestId('stat-totalUsers').textContent()).toBe('2');
+  // The one family; the admin is not counted among the users.
+  await expect.poll(() => page.getByTestId('stat-totalUsers').textContent()).toBe('1');
   await page.getByText(ADMIN.portal.jobsNone).waitFor();
   await shot(page, 'admin-01-portal-1280');
   await expectAccessible(page, 'admin portal');

@@ -10,6 +10,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { admins, events, user } from '../../src/server/db/schema';
+import { noDatabaseIn } from '../../src/server/admin/service';
 import { createPostgresDatabase, createVerifiedUser, startTestApp } from '../support/app';
 import { enrolByApi } from '../support/two-factor';
 import { openPgliteFromTemplate } from '../support/pglite-template';
@@ -133,6 +134,24 @@ describe('admin CLI', () => {
     const again = await cli('seed-demo');
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('The demo events are already there; nothing was added.');
+  });
+
+  it.skipIf(Boolean(adminUrl))('refuses a data folder that holds no database (DATA_DIR not set as the server has it), and makes no database there', async () => {
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-cli-empty-'));
+    try {
+      for (const args of [['grant', people.parent.email], ['revoke', people.parent.email], ['erase', people.parent.email]]) {
+        const res = await new Promise<Run>((resolve) =>
+          execFile(tsx, [path.join(root, 'src/server/cli/admin.ts'), ...args], { cwd: root, env: { ...process.env, DATA_DIR: elsewhere, DATABASE_URL: '' }, timeout: 30_000 }, (error, stdout, stderr) =>
+            resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+          ),
+        );
+        expect(res.code).toBe(1);
+        expect(res.stderr.trim()).toBe(noDatabaseIn(elsewhere));
+      }
+      expect(fs.existsSync(path.join(elsewhere, 'db'))).toBe(false);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('without a command or an email it prints the usage and exits 2', async () => {

@@ -21,6 +21,11 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = ['grant', 'revoke', 'eras
 /** The commands that act on the product as a whole, not on one account. */
 export const COMMANDS_WITHOUT_EMAIL: readonly AdminCommand[] = ['seed-demo'];
 
+/** The admin command's answer for a data folder without a database: the server's DATA_DIR was not given. */
+export const noDatabaseIn = (dataDir: string) =>
+  `There is no database in ${dataDir}. Run this with DATA_DIR set as the server has it (the folder the server was started with; ./data by default), ` +
+  'or start the server once there to create the database. Nothing was changed.';
+
 export async function runAdminCommand(deps: Pick<AppDeps, 'db' | 'storage' | 'mailer' | 'bus'>, command: AdminCommand, email: string): Promise<AdminCommandResult> {
   const { db } = deps;
   if (command === 'seed-demo') {

@@ -5,7 +5,7 @@ import { and, asc, eq, gt, gte, inArray, or, sql, type SQL, type SQLWrapper } fr
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { highlightRequests, orders, user, userListTallies, userProfileCount, userProfiles, userVideos } from '../db/schema';
+import { admins, highlightRequests, orders, user, userListTallies, userProfileCount, userProfiles, userVideos } from '../db/schema';
 import { requestPaidColumn } from '../orders/queries';
 import { reelFactColumns } from '../requests/reel-progress';
 
@@ -302,9 +302,11 @@ export async function listUsersJson(db: Db, query: UsersQuery): Promise<string> 
 export async function portalStats(db: Db) {
   const weekAgo = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
   const count = async (q: Promise<Array<{ n: number }>>) => (await q)[0]?.n ?? 0;
+  // Families only: the provider's own admins are not users of the product.
+  const family = sql`not exists (select 1 from ${admins} where ${admins.userId} = ${user.id})`;
   const [totalUsers, newThisWeek, totalOrders, recentOrders] = await Promise.all([
-    count(db.select({ n: sql<number>`count(*)::int` }).from(user)),
-    count(db.select({ n: sql<number>`count(*)::int` }).from(user).where(gte(user.createdAt, weekAgo))),
+    count(db.select({ n: sql<number>`count(*)::int` }).from(user).where(family)),
+    count(db.select({ n: sql<number>`count(*)::int` }).from(user).where(and(family, gte(user.createdAt, weekAgo)))),
     count(db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.status, 'completed'))),
     count(db.select({ n: sql<number>`count(*)::int` }).from(orders).where(and(eq(orders.status, 'completed'), gte(orders.createdAt, weekAgo)))),
   ]);

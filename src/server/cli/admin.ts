@@ -2,7 +2,10 @@
 // erases an account and everything it holds (accounts/erasure.ts); `seed-demo` (`npm run seed:demo`)
 // adds the sample events (events/demo.ts). On PostgreSQL it
 // connects like any process. On the embedded database it opens the data folder when no server
-// holds it, and otherwise asks the running server over its local channel (admin/channel.ts).
+// holds it, and otherwise asks the running server over its local channel (admin/channel.ts); a
+// data folder that holds no database is refused (DATA_DIR not set as the server has it), except
+// by seed-demo, which may set up a fresh install.
+import fs from 'node:fs';
 import path from 'node:path';
 import { askRunningServer } from '../admin/channel';
 import { ADMIN_COMMANDS, COMMANDS_WITHOUT_EMAIL, runAdminCommand, type AdminCommand, type AdminCommandResult } from '../admin/service';
@@ -10,6 +13,7 @@ import { loadConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { buildDeps } from '../server';
 import { DataDirLocked, lockDataDir } from '../db/lock';
+import { noDatabaseIn } from '../admin/service';
 
 const [command, given] = process.argv.slice(2) as [AdminCommand | undefined, string | undefined];
 if (!command || !ADMIN_COMMANDS.includes(command) || (!given && !COMMANDS_WITHOUT_EMAIL.includes(command))) {
@@ -48,6 +52,14 @@ if (config.databaseUrl) {
     release = lockDataDir(config.dataDir, 'npm run admin');
   } catch (e) {
     if (!(e instanceof DataDirLocked)) throw e;
+  }
+  if (release && command !== 'seed-demo' && !fs.existsSync(path.join(config.dataDir, 'db', 'PG_VERSION'))) {
+    // No server holds this folder and it has no database: opening it would make a second, empty
+    // one beside the server's, and grant into nothing. (seed:demo sets up a fresh install, so it
+    // may make the database, as the server's first start would.)
+    release();
+    console.error(noDatabaseIn(config.dataDir));
+    process.exit(1);
   }
   if (release) {
     try {

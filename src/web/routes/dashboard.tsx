@@ -87,6 +87,8 @@ function Dashboard() {
   const me = useMe();
   const live = useLiveUpdates(me.data?.user?.id);
   const impersonating = Boolean(impersonationOf(me.data));
+  // An admin's own account, second factor passed or not: the provider's, not a family's.
+  const adminAccount = Boolean(me.data?.user?.isAdmin || me.data?.user?.secondFactor);
 
   if (profile.isPending) return <LoadingDashboard />;
   if (profile.isError) {
@@ -98,7 +100,7 @@ function Dashboard() {
   }
   const p = profile.data;
   // Not while an admin views the site as the athlete (the spec skips it then).
-  const showTutorial = !p.avatarUrl && !p.tutorialCompleted && !impersonating;
+  const showTutorial = !p.avatarUrl && !p.tutorialCompleted && !impersonating && !adminAccount;
   return (
     <>
       {/* Which of the family's athletes this dashboard is: above their header, on every width. */}
@@ -108,8 +110,9 @@ function Dashboard() {
       <ProfileHeader profile={p} />
       <main className="mx-auto max-w-7xl px-4 pb-16 pt-8 md:px-8" data-live={live ? 'connected' : 'offline'}>
         {order && <OrderSummary order={order} />}
-        {/* A quick sign-up gives the birthday (and a guardian's agreement) before matching or requests. */}
-        {!p.athleteProfileComplete && !impersonating && <FinishProfileCard />}
+        {/* A quick sign-up gives the birthday (and a guardian's agreement) before matching or requests;
+            an admin's own account is the provider's, not a family's, and is never asked for one. */}
+        {!p.athleteProfileComplete && !impersonating && !adminAccount && <FinishProfileCard />}
         {/* The open request's reel: Purchase, its preview, or what is happening before that. */}
         <div className="mb-8">
           <PurchaseReel athleteName={p.firstName} />
