@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
 import { createVerifiedUser, startTestApp, type TestApp } from '../test/support/app';
 import { makeAdmin } from '../test/support/dashboard-fixtures';
-import { exec, intFromEnv, ms, percentile, runBenchmark, settleConnections } from './support';
+import { exec, intFromEnv, ms, percentile, runBenchmark, settleConnections, timedGet } from './support';
 
 const OTHER_USERS = 10_000;
 const REQUESTS = 3_000;
@@ -129,16 +129,6 @@ interface UsersPage {
   users: unknown[];
 }
 
-/** One timed GET: the whole body is read and the status checked. */
-async function timed(app: TestApp, path: string, cookie: string): Promise<{ ms: number; body: string }> {
-  const t0 = performance.now();
-  const res = await app.fetch(path, { cookie });
-  const body = await res.text();
-  const ms = performance.now() - t0;
-  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${body.slice(0, 200)}`);
-  return { ms, body };
-}
-
 /** The list's search condition, as src/server/admin/users.ts writes it. */
 const SEARCH_SMI = sql`search_text LIKE '%smi%' ESCAPE '\\'`;
 
@@ -192,7 +182,7 @@ async function main(): Promise<void> {
     // What each query finds, checked once before timing.
     const matches = new Map<string, number>();
     for (const [label, path] of QUERIES.slice(2)) {
-      const page = JSON.parse((await timed(app, path, admin.cookie)).body) as UsersPage;
+      const page = JSON.parse((await timedGet(app, path, admin.cookie)).body) as UsersPage;
       if (page.total === 0 || page.users.length === 0) throw new Error(`${label} found nobody`);
       matches.set(path, page.total);
     }
@@ -205,7 +195,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < WARMUP + ROUNDS; round++) {
       for (let i = 0; i < QUERIES.length; i++) {
         const k = (round + i) % QUERIES.length;
-        const { ms: t } = await timed(app, QUERIES[k]![1], admin.cookie);
+        const { ms: t } = await timedGet(app, QUERIES[k]![1], admin.cookie);
         if (round >= WARMUP) samples[k]!.push(t);
       }
     }

@@ -45,3 +45,13 @@ export function runBenchmark(main: () => Promise<void>): void {
     },
   );
 }
+
+/** One timed GET as the given session: the whole body read and the status checked. */
+export async function timedGet(app: TestApp, path: string, cookie: string): Promise<{ ms: number; body: string }> {
+  const t0 = performance.now();
+  const res = await app.fetch(path, { cookie });
+  const body = await res.text();
+  const took = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${body.slice(0, 200)}`);
+  return { ms: took, body };
+}

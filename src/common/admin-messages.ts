@@ -49,6 +49,64 @@ export const SECOND_FACTOR_SETUP = {
 /** The admin area's texts (spec sections 2, 4, 5 and 8). */
 export const ADMIN = {
   backToAdmin: 'Back to Admin',
+  /** The work queue of requests (issue 36 item 1). */
+  queue: {
+    title: 'Requests',
+    help: 'Every request, where it stands and how long it has waited there. Open one to review it.',
+    states: {
+      approve: 'Waiting for approval',
+      matching: 'Matching',
+      review: 'To review',
+      rendered: 'Rendered',
+      paid: 'Paid and waiting',
+      delivered: 'Delivered',
+    } as Record<string, string>,
+    allStates: 'All states',
+    allEvents: 'All events',
+    state: 'State',
+    event: 'Event',
+    search: 'Search',
+    searchPlaceholder: 'Athlete or e-mail',
+    columns: { athlete: 'Athlete', event: 'Event', games: 'Games', state: 'State', paid: 'Paid', waiting: 'Waiting' },
+    allGames: 'All games',
+    paid: 'Paid',
+    unpaid: 'Not paid',
+    waited: (since: string, now = Date.now()) => {
+      const minutes = Math.max(0, Math.round((now - Date.parse(since)) / 60_000));
+      if (minutes < 60) return `${minutes} min`;
+      if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h`;
+      return `${Math.round(minutes / (24 * 60))} d`;
+    },
+    open: 'Open',
+    select: (athlete: string) => `Select ${athlete}'s request`,
+    selectAll: 'Select every request waiting for approval on this page',
+    approve: 'Approve',
+    approveSelected: (n: number) => `Approve ${n} selected`,
+    confirmTitle: (n: number) => (n === 1 ? 'Approve this request?' : `Approve ${n} requests?`),
+    confirmText:
+      "Matching then looks for each athlete in the footage of the games asked for. You review the clips it proposes before a reel is made, and the family is asked to pay only once it is rendered.",
+    confirm: 'Approve',
+    cancel: 'Cancel',
+    approved: (n: number) => (n === 1 ? 'Approved: matching runs.' : `${n} approved: matching runs.`),
+    approvedText: 'Each athlete is being looked for in the footage of their games.',
+    refused: (n: number) => `${n} could not be approved: they changed since the list was loaded.`,
+    approveInvalid: 'Choose between 1 and 50 requests waiting for approval.',
+    empty: 'No requests match.',
+    loadFailed: 'The requests could not be loaded.',
+    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+    previous: 'Previous',
+    next: 'Next',
+    /** The admin home's line of what needs someone. */
+    needs: (counts: { approve: number; review: number; paid: number }) => {
+      const parts = [
+        counts.approve ? `${counts.approve} to approve` : '',
+        counts.review ? `${counts.review} to review` : '',
+        counts.paid ? `${counts.paid} paid and waiting` : '',
+      ].filter(Boolean);
+      return parts.length ? parts.join(', ') : 'Nothing waits for you.';
+    },
+    card: { title: 'Requests', text: 'The work queue: approve, review and deliver.' },
+  },
   portal: {
     title: 'Admin Portal',
     stats: { totalUsers: 'Total Users', newThisWeek: 'New This Week', totalOrders: 'Total Orders', recentOrders: 'Recent Orders' },

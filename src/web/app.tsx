@@ -26,6 +26,7 @@ const AdminArea = page(() => import('./routes/admin-area'));
 const AdminPortalPage = page(() => import('./routes/admin'));
 const AdminUsersPage = page(() => import('./routes/admin-users'));
 const AdminOrdersPage = page(() => import('./routes/admin-orders'));
+const AdminRequestsPage = page(() => import('./routes/admin-requests'));
 const AdminWaitingListPage = page(() => import('./routes/admin-waiting-list'));
 const AdminFootagePage = page(() => import('./routes/admin-footage'));
 const AdminRequestReviewPage = page(() => import('./routes/admin-request-review'));
@@ -71,6 +72,7 @@ export function AppRoutes() {
           <Route path="orders" element={<AdminOrdersPage />} />
           <Route path="waiting-list" element={<AdminWaitingListPage />} />
           <Route path="footage" element={<AdminFootagePage />} />
+          <Route path="requests" element={<AdminRequestsPage />} />
           <Route path="requests/:id" element={<AdminRequestReviewPage />} />
         </Route>
       </Routes>

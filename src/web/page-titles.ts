@@ -22,6 +22,7 @@ export const PAGE_TITLES = {
   '/admin/waiting-list': 'Waiting list · Admin',
   '/admin/footage': 'Footage · Admin',
   '/admin/requests': 'Review clips · Admin',
+  '/admin/requests-queue': 'Requests · Admin',
   notFound: 'Page not found',
 } as const;
 

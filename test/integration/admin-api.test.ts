@@ -97,6 +97,7 @@ describe('the portal', () => {
       recentOrders: before.recentOrders! + 1,
       // Orders of no request: nothing waits for a reel.
       paidWaiting: { count: 0, oldest: [] },
+      queue: before.queue,
     });
   });
 });

@@ -21,6 +21,7 @@ import { user, userProfiles } from '../db/schema';
 import { JOB_NAMES, type JobType } from '../jobs/definitions';
 import { listOrders } from '../orders/queries';
 import { createPromo, listPromos, newPromoSchema, PromoCodeTaken, setPromoActive } from '../payments/promo-codes';
+import { listRequestQueue, queueQuerySchema } from '../requests/queue';
 import { transitionRequest, TransitionRefused, type RequestTransition } from '../requests/service';
 import { replaceStills, STILL_MAX_BYTES, STILLS_MAX_FILES, StillsRejected } from '../stills/service';
 import { deleteVideo } from '../videos/service';
@@ -35,6 +36,8 @@ const promoDto = (p: { code: string; discountPercent: number; active: boolean; c
 });
 
 const pageSchema = z.coerce.number().int().min(1).max(10_000).catch(1);
+/** At most a page of the queue approved at once. */
+const approveSchema = z.object({ ids: z.array(z.string().uuid()).min(1).max(50) }).strict();
 
 export function adminRoutes(deps: AppDeps) {
   const uploads = createVideoUploads(deps);
@@ -65,6 +68,29 @@ export function adminRoutes(deps: AppDeps) {
         if (!query.success) return apiError(c, 400, 'VALIDATION_ERROR', ADMIN.users.loadFailed.description);
         c.header('Cache-Control', 'no-store');
         return jsonText<AdminUsersPage>(c, await listUsersJson(deps.db, query.data));
+      })
+      // The work queue (issue 36 item 1): every request, where it stands, filtered and searched.
+      .get('/requests', async (c) => {
+        const query = queueQuerySchema.safeParse(c.req.query());
+        if (!query.success) return apiError(c, 400, 'VALIDATION_ERROR', ADMIN.queue.loadFailed);
+        c.header('Cache-Control', 'no-store');
+        return c.json(await listRequestQueue(deps.db, query.data));
+      })
+      // Several requests approved at once (each as the one-by-one approval does, audited there).
+      .post('/requests/approve', async (c) => {
+        const body = approveSchema.safeParse(await c.req.json().catch(() => null));
+        if (!body.success) return apiError(c, 400, 'VALIDATION_ERROR', ADMIN.queue.approveInvalid);
+        const approved: string[] = [];
+        const refused: Array<{ id: string; message: string }> = [];
+        for (const id of new Set(body.data.ids)) {
+          try {
+            approved.push((await transitionRequest(deps, id, 'acknowledge', c.var.viewer.userId)).id);
+          } catch (error) {
+            if (!(error instanceof TransitionRefused)) throw error;
+            refused.push({ id, message: error.message });
+          }
+        }
+        return c.json({ approved, refused });
       })
       .post('/requests/:id/acknowledge', transition('acknowledge'))
       .post('/requests/:id/undo', transition('undo'))

@@ -5,6 +5,8 @@ import { and, asc, eq, gt, gte, inArray, or, sql, type SQL, type SQLWrapper } fr
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
+import { queueCounts } from '../requests/queue';
+import { containing } from '../db/like';
 import { admins, highlightRequests, orders, user, userListTallies, userProfileCount, userProfiles, userVideos } from '../db/schema';
 import { requestPaidColumn } from '../orders/queries';
 import { reelFactColumns } from '../requests/reel-progress';
@@ -26,10 +28,6 @@ export const usersQuerySchema = z.object({
 export type UsersQuery = z.output<typeof usersQuerySchema>;
 
 /** A LIKE pattern that finds `text` anywhere, with LIKE's own characters taken literally. */
-function containing(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * The filters, OR-ed, as a condition on each user's tallies (user_list_tallies, kept by the
  * database's triggers, migration 0014): one narrow row per user with requests or videos, instead
@@ -310,7 +308,7 @@ export async function portalStats(db: Db) {
     count(db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.status, 'completed'))),
     count(db.select({ n: sql<number>`count(*)::int` }).from(orders).where(and(eq(orders.status, 'completed'), gte(orders.createdAt, weekAgo)))),
   ]);
-  return { totalUsers, newThisWeek, totalOrders, recentOrders, paidWaiting: await paidWaiting(db) };
+  return { totalUsers, newThisWeek, totalOrders, recentOrders, paidWaiting: await paidWaiting(db), queue: await queueCounts(db) };
 }
 
 /** How many paid requests the portal lists by name; the count says how many there are in all. */

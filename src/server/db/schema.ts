@@ -386,6 +386,8 @@ export const highlightRequests = pgTable(
     index('highlight_requests_status_idx').on(t.status),
     index('highlight_requests_user_status_idx').on(t.userId, t.status),
     index('highlight_requests_roster_entry_idx').on(t.rosterEntryId),
+    // The admins' work queue, newest first (requests/queue.ts).
+    index('highlight_requests_created_idx').on(t.createdAt, t.id),
     // One open request per user and event; a delivered one does not block a new request.
     uniqueIndex('highlight_requests_one_open_per_event_idx')
       .on(t.userId, t.eventId)

@@ -1,6 +1,6 @@
 // /admin: the portal. The four counts, the ways in (users, orders, waiting list), and any
 // background job that failed, with its error and a way to run it again.
-import { AlertTriangle, ClipboardList, CreditCard, Users, Video } from 'lucide-react';
+import { AlertTriangle, ClipboardList, CreditCard, Inbox, Users, Video } from 'lucide-react';
 import { Link } from 'react-router';
 import { ADMIN, FOOTAGE } from '../../common/admin-messages';
 import { useFailedJobs, useRetryJob, useStats } from '../features/admin/api';
@@ -11,6 +11,28 @@ import { Card, CardTitle } from '../ui/card';
 import { Spinner } from '../ui/spinner';
 
 const STATS = ['totalUsers', 'newThisWeek', 'totalOrders', 'recentOrders'] as const;
+
+/** What needs someone now, each part a link to that part of the queue. */
+function Needs() {
+  const stats = useStats();
+  const queue = stats.data?.queue;
+  if (!queue) return null;
+  const parts = (['approve', 'review', 'paid'] as const).filter((s) => queue[s] > 0);
+  return (
+    <p className="mb-4 rounded-xl border border-neutral-800 bg-neutral-900/70 p-4 text-neutral-200" data-testid="queue-needs">
+      {parts.length
+        ? parts.map((s, i) => (
+            <span key={s}>
+              {i > 0 && ', '}
+              <Link className="font-semibold text-white underline underline-offset-4" to={`/admin/requests?state=${s}`}>
+                {ADMIN.queue.needs({ approve: 0, review: 0, paid: 0, [s]: queue[s] })}
+              </Link>
+            </span>
+          ))
+        : ADMIN.queue.needs({ approve: 0, review: 0, paid: 0 })}
+    </p>
+  );
+}
 
 function Stats() {
   const stats = useStats();
@@ -30,6 +52,7 @@ function Stats() {
 }
 
 const CARDS = [
+  { to: '/admin/requests', icon: Inbox, ...ADMIN.queue.card },
   { to: '/admin/users', icon: Users, ...ADMIN.portal.usersCard },
   { to: '/admin/orders', icon: CreditCard, ...ADMIN.portal.ordersCard },
   { to: '/admin/waiting-list', icon: ClipboardList, ...ADMIN.portal.waitingListCard },
@@ -133,6 +156,7 @@ export default function AdminPortalPage() {
   return (
     <div className="flex flex-col gap-8">
       <h1 className="font-display text-4xl uppercase tracking-wide text-white md:text-5xl">{ADMIN.portal.title}</h1>
+      <Needs />
       <Stats />
       <PaidWaiting />
       <div className="grid gap-4 md:grid-cols-3">

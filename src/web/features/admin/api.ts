@@ -29,6 +29,23 @@ export const useOrders = (page: number) =>
     placeholderData: keepPreviousData,
   });
 
+export interface QueueFilter {
+  state: string;
+  event: string;
+  q: string;
+  page: number;
+}
+export const useRequestQueue = (filter: QueueFilter) =>
+  useQuery({
+    queryKey: ['admin', 'requests', filter],
+    queryFn: () => unwrap(api.admin.requests.$get({ query: { ...(filter.state ? { state: filter.state } : {}), ...(filter.event ? { event: filter.event } : {}), ...(filter.q ? { q: filter.q } : {}), page: String(filter.page) } })),
+    placeholderData: keepPreviousData,
+  });
+export type QueueRequest = NonNullable<ReturnType<typeof useRequestQueue>['data']>['requests'][number];
+
+export const useApproveRequests = () =>
+  useAdminMutation((ids: string[]) => requestJson<{ approved: string[]; refused: Array<{ id: string; message: string }> }>('/api/admin/requests/approve', { method: 'POST', json: { ids } }));
+
 export const useWaitingList = () => useQuery({ queryKey: ['admin', 'waiting-list'], queryFn: () => unwrap(api.admin['waiting-list'].$get()) });
 
 export const useFailedJobs = () => useQuery({ queryKey: ['admin', 'jobs'], queryFn: () => unwrap(api.admin.jobs.failed.$get()) });

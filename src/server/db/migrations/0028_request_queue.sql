@@ -1,0 +1,1 @@
+CREATE INDEX "highlight_requests_created_idx" ON "highlight_requests" USING btree ("created_at","id");
