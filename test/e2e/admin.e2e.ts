@@ -194,6 +194,7 @@ it('runs the request workflow from the admin area, and the athlete sees each ste
 
   // Approve the request: the athlete's dashboard shows Purchase Your Reel at once.
   await card.getByRole('button', { name: ADMIN.requestButtons.received }).click();
+  await page.getByRole('dialog').getByRole('button', { name: ADMIN.queue.confirm }).click();
   await page.getByText(ADMIN.requestToasts.acknowledged.description).waitFor();
   await card.getByText(ADMIN.requestButtons.approved, { exact: true }).waitFor();
   await ap.getByRole('button', { name: DASHBOARD.purchaseReel }).waitFor({ timeout: 5000 });

@@ -124,6 +124,7 @@ it('finds a consenting athlete in footage from two cameras, reviews and renders 
   await page.goto(`${product.url}/admin/users`);
   const user = page.getByTestId('user-card').filter({ hasText: 'Ava Stone' });
   await user.getByRole('button', { name: ADMIN.requestButtons.received }).click();
+  await page.getByRole('dialog').getByRole('button', { name: ADMIN.queue.confirm }).click();
   await user.getByRole('link', { name: REVIEW.link }).click();
   await page.getByRole('heading', { name: REVIEW.title }).waitFor();
   await page.getByTestId('matching-state').getByText(FOOTAGE.matchStates.ready!).waitFor({ timeout: 30_000 });

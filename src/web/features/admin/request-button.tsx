@@ -1,5 +1,5 @@
 // The request-state controls of a user card (spec section 4): Request Received for a pending
-// request; the Approved badge with Undo Approval for one ready to purchase, whose main action is
+// request, which asks to confirm the approval (issue 36); the Approved badge with Undo Approval for one ready to purchase, whose main action is
 // Review clips and the state of its reel when the event has footage (delivery then follows payment
 // and render by itself); Reels Delivered, for videos uploaded by hand, is secondary and asks to
 // confirm. A delivered request says Delivered; No Request otherwise. Only the first open request
@@ -24,6 +24,7 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
   const open = requests.find((r) => r.status === 'pending' || r.status === 'ready_to_purchase');
   const busy = moveRequest.isPending;
   const [confirmingDelivery, setConfirmingDelivery] = useState(false);
+  const [confirmingApproval, setConfirmingApproval] = useState(false);
 
   const act = (move: RequestMove) =>
     moveRequest.mutate(
@@ -31,6 +32,7 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
       {
         onSuccess: () => {
           setConfirmingDelivery(false);
+          setConfirmingApproval(false);
           notify.success(OUTCOME[move].done);
         },
         onError: (error) => notify.error({ title: OUTCOME[move].failed, description: error.message || ADMIN.requestToasts.errorFallback }),
@@ -54,10 +56,26 @@ export function RequestButton({ requests }: { requests: AdminUser['requests'] })
     );
   }
   if (open.status === 'pending') {
+    // Approving starts the work on the family's footage: it asks first, and says what happens next.
     return (
-      <Button size="sm" onClick={() => act('acknowledge')} disabled={busy} title={open.event}>
-        {busy ? ADMIN.requestButtons.busy : ADMIN.requestButtons.received}
-      </Button>
+      <>
+        <Button size="sm" onClick={() => setConfirmingApproval(true)} disabled={busy} title={open.event}>
+          {busy ? ADMIN.requestButtons.busy : ADMIN.requestButtons.received}
+        </Button>
+        <Dialog open={confirmingApproval} onOpenChange={(o) => !o && !busy && setConfirmingApproval(false)}>
+          <DialogContent title={ADMIN.queue.confirmTitle(1)} description={ADMIN.queue.confirmText}>
+            <p className="text-sm text-neutral-200">{open.event}</p>
+            <DialogFooter>
+              <Button variant="outline" onClick={() => setConfirmingApproval(false)} disabled={busy}>
+                {ADMIN.queue.cancel}
+              </Button>
+              <Button onClick={() => act('acknowledge')} disabled={busy}>
+                {busy ? ADMIN.requestButtons.busy : ADMIN.queue.confirm}
+              </Button>
+            </DialogFooter>
+          </DialogContent>
+        </Dialog>
+      </>
     );
   }
   return (
