@@ -290,6 +290,15 @@ export const ADMIN = {
     notFound: 'This promo code does not exist.',
     invalidCode: 'Use 1 to 64 letters, digits, dashes or underscores.',
     invalidPercent: 'Enter a whole percent from 1 to 100.',
+    expiresOn: 'Last day (optional)',
+    maxUses: 'Uses (optional)',
+    invalidExpiry: 'Choose a last day from today on.',
+    invalidUses: 'Enter a whole number of uses from 1 to 100000.',
+    /** How often paid orders used it, of how many it may. */
+    usage: (uses: number, max: number | null) => (max === null ? `${uses} used` : `${uses} of ${max} used`),
+    until: (day: string) => `until ${day}`,
+    expired: 'Expired',
+    usedUp: 'Used up',
   },
   waitingList: {
     title: 'WAITING LIST',

@@ -191,6 +191,8 @@ export const REEL_STATUS = {
 
 export const PROMO = {
   invalid: { title: 'Invalid Promo Code', description: 'This promo code is not valid.' } satisfies ToastText,
+  expired: { title: 'Promo Code Expired', description: 'This promo code has expired.' } satisfies ToastText,
+  used_up: { title: 'Promo Code Used Up', description: 'This promo code has been used as many times as it may be.' } satisfies ToastText,
   checkFailed: 'Could not validate promo code. Please try again.',
   appliedTitle: 'Promo Code Applied',
   /** The success toast's text: the saving as an amount and a percent. */

@@ -376,9 +376,44 @@ describe('promo codes in the admin area', () => {
     expect((await check('SUMMER15')).status).toBe(200);
   });
 
+  it('a code with a last day and a limit of uses: listed with its uses, refused at checkout once past its day or used up, with its own message', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const created = await create(admin.cookie, { code: 'TWICE', discountPercent: 100, expiresOn: today, maxUses: 2 });
+    expect(created.status).toBe(201);
+    expect(await jsonOf(created)).toMatchObject({ code: 'TWICE', expiresOn: today, maxUses: 2, uses: 0 });
+    // Two families use it (a 100% code completes the order at once); the third is refused.
+    for (let i = 0; i < 2; i++) {
+      const buyer = await createVerifiedUser(app);
+      expect((await checkout(buyer.cookie, { requestId: await insertRequest(app, buyer.userId), promoCode: 'twice' })).status).toBe(200);
+    }
+    const listed = await jsonOf<Array<{ code: string; uses: number; maxUses: number | null }>>(await app.fetch('/api/admin/promo-codes', { cookie: admin.cookie }));
+    expect(listed.find((p) => p.code === 'TWICE')).toMatchObject({ uses: 2, maxUses: 2 });
+    const third = await createVerifiedUser(app);
+    const requestId = await insertRequest(app, third.userId);
+    const refused = await checkout(third.cookie, { requestId, promoCode: 'TWICE' });
+    expect(refused.status).toBe(400);
+    expect(await jsonOf(refused)).toEqual({ code: 'INVALID_PROMO', message: PROMO.used_up.description, title: PROMO.used_up.title });
+    const checked = await app.fetch('/api/promo-codes/check', { method: 'POST', cookie: third.cookie, json: { code: 'twice' } });
+    expect(await jsonOf(checked)).toMatchObject({ message: PROMO.used_up.description });
+    expect(await ordersOf(app, third.userId)).toEqual([]);
+
+    // Past its last day (set in the database: the form takes today or later).
+    await create(admin.cookie, { code: 'LASTWEEK', discountPercent: 10 });
+    await app.db.update(promoCodes).set({ expiresOn: '2020-01-31' }).where(eq(promoCodes.code, 'LASTWEEK'));
+    const late = await checkout(third.cookie, { requestId, promoCode: 'lastweek' });
+    expect(await jsonOf(late)).toEqual({ code: 'INVALID_PROMO', message: PROMO.expired.description, title: PROMO.expired.title });
+    expect(await ordersOf(app, third.userId)).toEqual([]);
+  });
+
   it('refuses bad input with the exact message and stores nothing', async () => {
     const before = await app.db.select().from(promoCodes);
     const cases: Array<[unknown, string]> = [
+      [{ code: 'PAST', discountPercent: 10, expiresOn: '2020-01-01' }, ADMIN.promoCodes.invalidExpiry],
+      [{ code: 'NODAY', discountPercent: 10, expiresOn: '2030-02-30' }, ADMIN.promoCodes.invalidExpiry],
+      [{ code: 'WORDDAY', discountPercent: 10, expiresOn: 'soon' }, ADMIN.promoCodes.invalidExpiry],
+      [{ code: 'NOUSE', discountPercent: 10, maxUses: 0 }, ADMIN.promoCodes.invalidUses],
+      [{ code: 'HALFUSE', discountPercent: 10, maxUses: 1.5 }, ADMIN.promoCodes.invalidUses],
+      [{ code: 'MANYUSE', discountPercent: 10, maxUses: 100_001 }, ADMIN.promoCodes.invalidUses],
       [{ code: '', discountPercent: 10 }, ADMIN.promoCodes.invalidCode],
       [{ code: 'has space', discountPercent: 10 }, ADMIN.promoCodes.invalidCode],
       [{ code: 'X'.repeat(65), discountPercent: 10 }, ADMIN.promoCodes.invalidCode],

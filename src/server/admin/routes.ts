@@ -28,10 +28,13 @@ import { deleteVideo } from '../videos/service';
 import { createVideoUploads } from '../videos/uploads';
 import { listUsersJson, portalStats, usersQuerySchema, type AdminUsersPage } from './users';
 
-const promoDto = (p: { code: string; discountPercent: number; active: boolean; createdAt: Date }) => ({
+const promoDto = (p: { code: string; discountPercent: number; active: boolean; expiresOn: string | null; maxUses: number | null; uses?: number; createdAt: Date }) => ({
   code: p.code,
   discountPercent: p.discountPercent,
   active: p.active,
+  expiresOn: p.expiresOn,
+  maxUses: p.maxUses,
+  uses: p.uses ?? 0,
   createdAt: p.createdAt.toISOString(),
 });
 

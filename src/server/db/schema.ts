@@ -537,6 +537,10 @@ export const promoCodes = pgTable(
     code: text('code').primaryKey(),
     discountPercent: integer('discount_percent').notNull(),
     active: boolean('active').notNull().default(true),
+    /** The last day the code works (the provider's calendar, UTC); null: no end. */
+    expiresOn: date('expires_on', { mode: 'string' }),
+    /** How many paid orders may use it; null: no limit. */
+    maxUses: integer('max_uses'),
     createdAt: createdAt(),
   },
   (t) => [

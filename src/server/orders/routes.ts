@@ -9,7 +9,7 @@ import { clientIp } from '../http/client-ip';
 import type { AppDeps } from '../deps';
 import { apiError, tooManyRequests } from '../http/errors';
 import { RATE_RULES } from '../http/rate-limit';
-import { findActivePromo } from '../payments/promo-codes';
+import { promoFor } from '../payments/promo-codes';
 
 /** What a checkout session id can look like (the payment provider's, or ours); anything else names no order. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,255}$/;
@@ -55,8 +55,9 @@ export function promoRoutes(deps: AppDeps) {
     ]);
     if (!limit.allowed) return tooManyRequests(c, limit.retryAfterSeconds);
     const body = (await c.req.json().catch(() => null)) as { code?: unknown } | null;
-    const promo = typeof body?.code === 'string' ? await findActivePromo(deps.db, body.code) : null;
-    if (!promo) return apiError(c, 404, 'INVALID_PROMO', PROMO.invalid.description, PROMO.invalid.title);
+    const found = typeof body?.code === 'string' ? await promoFor(deps.db, body.code) : ({ refused: 'invalid' } as const);
+    if ('refused' in found) return apiError(c, 404, 'INVALID_PROMO', PROMO[found.refused].description, PROMO[found.refused].title);
+    const promo = found.promo;
     return c.json({ code: promo.code, discountPercent: promo.discountPercent });
   });
 }

@@ -12,7 +12,7 @@ import { isUniqueViolation, isUuid } from '../db/errors';
 import type { AppDeps } from '../deps';
 import { afterOrderCompleted, completeOrder, type Order } from './completion';
 import { reelPrice } from './pricing';
-import { findActivePromo } from './promo-codes';
+import { promoFor } from './promo-codes';
 import { ProviderError } from './provider';
 import { reelFactsOfRequest } from '../requests/reel-progress';
 
@@ -51,8 +51,9 @@ export async function startCheckout(deps: AppDeps, buyer: Buyer, input: Checkout
   }
 
   const typed = input.promoCode?.trim();
-  const promo = typed ? await findActivePromo(deps.db, typed) : null;
-  if (typed && !promo) throw new CheckoutRefused(400, 'INVALID_PROMO', PROMO.invalid.description, PROMO.invalid.title);
+  const found = typed ? await promoFor(deps.db, typed) : null;
+  if (found && 'refused' in found) throw new CheckoutRefused(400, 'INVALID_PROMO', PROMO[found.refused].description, PROMO[found.refused].title);
+  const promo = found?.promo ?? null;
   const price = reelPrice(promo?.discountPercent ?? 0);
   const terms = { amount: price.totalCents, discountCents: price.discountCents, promoCode: promo?.code ?? null };
 

@@ -84,7 +84,7 @@ export const startViewingAs = (userId: string) =>
 export const usePromoCodes = () => useQuery({ queryKey: ['admin', 'promo-codes'], queryFn: () => unwrap(api.admin['promo-codes'].$get()) });
 
 export const useCreatePromoCode = () =>
-  useAdminMutation((input: { code: string; discountPercent: number }) =>
+  useAdminMutation((input: { code: string; discountPercent: number; expiresOn: string; maxUses: string }) =>
     requestJson<{ code: string; discountPercent: number }>('/api/admin/promo-codes', { method: 'POST', json: input }),
   );
 

@@ -1,5 +1,7 @@
-// Promo codes on the orders page: create one (code and percent), and turn codes off and on. The
-// server checks everything again (unique in any case, a whole percent from 1 to 100).
+// Promo codes on the orders page: create one (code and percent; optionally its last day and how
+// many paid orders may use it), see how often each was used, and turn codes off and on. The
+// server checks everything again (unique in any case, a whole percent from 1 to 100, a day from
+// today on, a whole number of uses).
 import { useState, type FormEvent } from 'react';
 import { ADMIN } from '../../../common/admin-messages';
 import { ApiRequestError } from '../../lib/api';
@@ -18,19 +20,25 @@ export function PromoCodes() {
   const setActive = useSetPromoActive();
   const [code, setCode] = useState('');
   const [percent, setPercent] = useState('');
-  const [error, setError] = useState<{ field: 'code' | 'percent'; message: string } | null>(null);
+  const [expiresOn, setExpiresOn] = useState('');
+  const [maxUses, setMaxUses] = useState('');
+  const [error, setError] = useState<{ field: 'code' | 'percent' | 'expiresOn' | 'maxUses'; message: string } | null>(null);
+  const today = new Date().toISOString().slice(0, 10);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
     try {
-      const created = await create.mutateAsync({ code: code.trim(), discountPercent: Number(percent) });
+      const created = await create.mutateAsync({ code: code.trim(), discountPercent: Number(percent), expiresOn, maxUses });
       notify.success(T.created(created.code, created.discountPercent));
       setCode('');
       setPercent('');
+      setExpiresOn('');
+      setMaxUses('');
     } catch (err) {
       const message = err instanceof ApiRequestError ? err.message : T.failedTitle;
-      setError({ field: message === T.invalidPercent ? 'percent' : 'code', message });
+      const field = message === T.invalidPercent ? 'percent' : message === T.invalidExpiry ? 'expiresOn' : message === T.invalidUses ? 'maxUses' : 'code';
+      setError({ field, message });
     }
   };
 
@@ -46,6 +54,12 @@ export function PromoCodes() {
         </Field>
         <Field label={T.percent} error={error?.field === 'percent' ? error.message : undefined} className="w-36">
           <Input value={percent} onChange={(e) => setPercent(e.target.value)} inputMode="numeric" type="number" min={1} max={100} step={1} required />
+        </Field>
+        <Field label={T.expiresOn} error={error?.field === 'expiresOn' ? error.message : undefined} className="w-44">
+          <Input value={expiresOn} onChange={(e) => setExpiresOn(e.target.value)} type="date" min={today} />
+        </Field>
+        <Field label={T.maxUses} error={error?.field === 'maxUses' ? error.message : undefined} className="w-36">
+          <Input value={maxUses} onChange={(e) => setMaxUses(e.target.value)} inputMode="numeric" type="number" min={1} step={1} />
         </Field>
         <Button type="submit" className="mt-7" disabled={create.isPending || !code.trim() || !percent}>
           {T.create}
@@ -65,12 +79,18 @@ export function PromoCodes() {
         <ul className="mt-5 divide-y divide-neutral-800 rounded-lg border border-neutral-800" data-testid="promo-codes">
           {codes.data.map((p) => (
             <li key={p.code} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
-              <div className="flex items-center gap-3">
+              <div className="flex flex-wrap items-center gap-3">
                 <span className="font-mono font-semibold text-white">{p.code}</span>
                 <span className="text-sm text-neutral-300">{p.discountPercent}% off</span>
                 <span className={cn('rounded-full px-2 py-0.5 text-xs font-semibold uppercase', p.active ? 'bg-green-950 text-green-300' : 'bg-neutral-800 text-neutral-300')}>
                   {p.active ? T.active : T.inactive}
                 </span>
+                <span className="text-sm text-neutral-300" data-testid="promo-usage">
+                  {T.usage(p.uses, p.maxUses)}
+                  {p.expiresOn && <> · {T.until(p.expiresOn)}</>}
+                </span>
+                {p.expiresOn !== null && p.expiresOn < today && <span className="rounded-full bg-neutral-800 px-2 py-0.5 text-xs font-semibold uppercase text-neutral-300">{T.expired}</span>}
+                {p.maxUses !== null && p.uses >= p.maxUses && <span className="rounded-full bg-neutral-800 px-2 py-0.5 text-xs font-semibold uppercase text-neutral-300">{T.usedUp}</span>}
               </div>
               <Button
                 size="sm"

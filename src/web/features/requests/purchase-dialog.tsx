@@ -92,7 +92,8 @@ function RequestReel({ request, athleteName, anchor }: { request: RequestRow; at
       notify.success({ title: PROMO.appliedTitle, description: PROMO.applied(dollars(savingOf(promo.discountPercent)), promo.discountPercent) });
     } catch (error) {
       setApplied(null);
-      if (error instanceof ApiRequestError && error.code === 'INVALID_PROMO') notify.error(PROMO.invalid);
+      // Not valid, expired or used up: the server says which.
+      if (error instanceof ApiRequestError && error.code === 'INVALID_PROMO') notify.error({ title: error.title ?? PROMO.invalid.title, description: error.message || PROMO.invalid.description });
       else notify.error({ title: PROMO.invalid.title, description: PROMO.checkFailed });
     }
   };
