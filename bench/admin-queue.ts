@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { createVerifiedUser, startTestApp, type TestApp } from '../test/support/app';
 import { makeAdmin } from '../test/support/dashboard-fixtures';
-import { exec, intFromEnv, ms, percentile, runBenchmark, settleConnections, timedGet } from './support';
+import { exec, intFromEnv, ms, percentile, interleavedRounds, runBenchmark, settleConnections, timedGet } from './support';
 
 const FAMILIES = 10_000;
 const REQUESTS = 30_000;
@@ -88,14 +88,7 @@ async function main() {
       if (!page.total || !page.requests.length) throw new Error(`${label} found nothing`);
       found.set(path, page.total);
     }
-    const samples = QUERIES.map(() => [] as number[]);
-    for (let round = 0; round < WARMUP + ROUNDS; round++) {
-      for (let i = 0; i < QUERIES.length; i++) {
-        const k = (round + i) % QUERIES.length;
-        const { ms: took } = await timedGet(app, QUERIES[k]![1], admin.cookie);
-        if (round >= WARMUP) samples[k]!.push(took);
-      }
-    }
+    const samples = await interleavedRounds(app, QUERIES.map(([, path]) => path), admin.cookie, WARMUP, ROUNDS);
     const medians = samples.map((s) => percentile(s, 50));
     console.log(`Admin work queue: ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; ${FAMILIES.toLocaleString('en-US')} families, ${REQUESTS.toLocaleString('en-US')} requests, seeded in ${seedSeconds.toFixed(1)} s; ${WARMUP} + ${ROUNDS} rounds`);
     console.log('                                        found     median        p95  median ratio');

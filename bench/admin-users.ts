@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
 import { createVerifiedUser, startTestApp, type TestApp } from '../test/support/app';
 import { makeAdmin } from '../test/support/dashboard-fixtures';
-import { exec, intFromEnv, ms, percentile, runBenchmark, settleConnections, timedGet } from './support';
+import { exec, intFromEnv, ms, percentile, interleavedRounds, runBenchmark, settleConnections, timedGet } from './support';
 
 const OTHER_USERS = 10_000;
 const REQUESTS = 3_000;
@@ -190,15 +190,8 @@ async function main(): Promise<void> {
     if (process.env.BENCH_EXPLAIN === '1') await explain(app);
 
     // Interleaved rounds; the order within a round rotates so none always runs first.
-    const samples = QUERIES.map(() => [] as number[]);
     const measureStart = performance.now();
-    for (let round = 0; round < WARMUP + ROUNDS; round++) {
-      for (let i = 0; i < QUERIES.length; i++) {
-        const k = (round + i) % QUERIES.length;
-        const { ms: t } = await timedGet(app, QUERIES[k]![1], admin.cookie);
-        if (round >= WARMUP) samples[k]!.push(t);
-      }
-    }
+    const samples = await interleavedRounds(app, QUERIES.map(([, path]) => path), admin.cookie, WARMUP, ROUNDS);
     const measureSeconds = (performance.now() - measureStart) / 1000;
 
     const stats = samples.map((s) => ({ p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99) }));

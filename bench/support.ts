@@ -55,3 +55,19 @@ export async function timedGet(app: TestApp, path: string, cookie: string): Prom
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${body.slice(0, 200)}`);
   return { ms: took, body };
 }
+
+/**
+ * Times GETs of these paths in interleaved rounds, the order within a round rotating so none always
+ * runs first; the warm-up rounds are not kept. Returns each path's times, in milliseconds.
+ */
+export async function interleavedRounds(app: TestApp, paths: readonly string[], cookie: string, warmup: number, rounds: number): Promise<number[][]> {
+  const samples = paths.map(() => [] as number[]);
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (let i = 0; i < paths.length; i++) {
+      const k = (round + i) % paths.length;
+      const { ms: took } = await timedGet(app, paths[k]!, cookie);
+      if (round >= warmup) samples[k]!.push(took);
+    }
+  }
+  return samples;
+}
