@@ -1,6 +1,6 @@
 // The admins' work queue (issue 36 item 1): every request with the athlete, the event, the games,
 // where it stands and how long it has waited there; filtered by state and event, searched by
-// athlete, e-mail or event; and the counts of what needs someone, for the admin home.
+// athlete or e-mail; and the counts of what needs someone, for the admin home.
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Db } from '../db/client';
@@ -30,10 +30,13 @@ const paid = sql`exists (select 1 from ${orders} o where o.request_id = ${r.id} 
 const rendered = sql`exists (select 1 from ${reelRenders} rr where rr.request_id = ${r.id} and rr.state = 'ready')`;
 const matched = sql`(${r.matchingState} is not null and ${r.matchingState} <> 'matching')`;
 
-/** The state of each request, from its row, its orders and its renders; worked out only for the rows a page shows. */
-const stateOf = sql<QueueState>`case
+/**
+ * The state of each request, from its row, its orders and its renders; worked out only for the rows
+ * a page shows. `isPaid`: whether a completed order holds it (for a page, from the order joined once).
+ */
+const stateOf = (isPaid: SQL) => sql<QueueState>`case
   when ${r.status} = 'delivered' then 'delivered'
-  when ${paid} then 'paid'
+  when ${isPaid} then 'paid'
   when ${r.status} = 'pending' then 'approve'
   when not ${matched} then 'matching'
   when ${rendered} then 'rendered'
@@ -50,10 +53,10 @@ const STATE_WHERE: Record<QueueState, SQL> = {
 };
 
 /** Since when the request has been where it is: asked, approved, matched, paid or last changed. */
-const waitingSince = sql<Date>`case
+const waitingSince = (paidAt: SQL) => sql<Date>`case
   when ${r.status} = 'pending' then ${r.createdAt}
   when ${r.status} = 'delivered' then ${r.updatedAt}
-  when ${paid} then (select coalesce(o.completed_at, o.created_at) from ${orders} o where o.request_id = ${r.id} and o.status = 'completed' limit 1)
+  when ${paidAt} is not null then ${paidAt}
   else coalesce(${r.matchedAt}, ${r.adminAcknowledgedAt}, ${r.updatedAt}) end`;
 
 /**
@@ -81,7 +84,15 @@ export interface QueueRow {
 
 export async function listRequestQueue(db: Db, query: QueueQuery): Promise<{ requests: QueueRow[]; total: number; page: number; pageSize: number }> {
   const where = and(query.state ? STATE_WHERE[query.state] : undefined, query.event ? eq(r.eventId, query.event) : undefined, searchOf(query.q));
-  const since = sql`(${waitingSince})`;
+  // The completed order of each row, joined once: whether it is paid, and since when.
+  const paidOrder = db
+    .select({ at: sql<Date>`coalesce(${orders.completedAt}, ${orders.createdAt})`.as('paid_at') })
+    .from(orders)
+    .where(and(eq(orders.requestId, r.id), eq(orders.status, 'completed')))
+    .limit(1)
+    .as('paid_order');
+  const isPaid = sql`(${paidOrder.at} is not null)`;
+  const since = sql`(${waitingSince(sql`${paidOrder.at}`)})`;
   // In a state, the longest waiting first (for approval: the oldest request); across all, the newest first.
   const order = !query.state ? [desc(r.createdAt), desc(r.id)] : query.state === 'approve' ? [asc(r.createdAt), asc(r.id)] : [asc(since), asc(r.id)];
   const [rows, [counted]] = await Promise.all([
@@ -95,13 +106,14 @@ export async function listRequestQueue(db: Db, query: QueueQuery): Promise<{ req
         eventId: r.eventId,
         event: r.event,
         games: r.games,
-        state: stateOf,
-        paid: sql<boolean>`${paid}`,
+        state: stateOf(isPaid),
+        paid: sql<boolean>`${isPaid}`,
         createdAt: r.createdAt,
         waitingSince: sql<string>`to_char(${since} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
       })
       .from(r)
       .innerJoin(userProfiles, eq(userProfiles.id, r.userId))
+      .leftJoinLateral(paidOrder, sql`true`)
       .where(where)
       .orderBy(...order)
       .limit(QUEUE_PAGE_SIZE)
