@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_DENIED, AUTH_REQUIRED } from '../../src/common/messages';
 import { admins } from '../../src/server/db/schema';
-import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
+import { createVerifiedUser, sessionNoticeFor, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { jsonOf } from '../support/http';
 
@@ -74,7 +74,10 @@ describe('admin API guard', () => {
     const u = await createVerifiedUser(app, { fullName: 'Soon Former' });
     await makeAdmin(app, u.userId);
     expect((await whoami(u.cookie)).status).toBe(200);
+    const heard = sessionNoticeFor(app, u.userId);
     await app.db.update(admins).set({ isActive: false }).where(eq(admins.userId, u.userId));
+    // The database's notice reaches the app on another connection, a moment after the write.
+    await heard;
     expect((await whoami(u.cookie)).status).toBe(403);
     const page = await app.fetch('/admin', { cookie: u.cookie });
     expect(page.status).toBe(302);

@@ -6,7 +6,7 @@ import { IMPERSONATION } from '../../src/common/admin-messages';
 import { FACE_MATCHING } from '../../src/common/dashboard-messages';
 import { runAdminCommand } from '../../src/server/admin/service';
 import { admins, auditLog, session, userProfiles } from '../../src/server/db/schema';
-import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
+import { createVerifiedUser, sessionNoticeFor, startTestApp, type TestApp } from '../support/app';
 import { jpeg, makeAdmin } from '../support/dashboard-fixtures';
 import { jar, jsonOf } from '../support/http';
 
@@ -148,10 +148,12 @@ describe('a view-as session ends with its hour and its admin (issue 21, finding 
     expect(Date.parse((await me(viewing)).impersonation!.endsAt)).toBeLessThanOrEqual(row!.createdAt.getTime() + HOUR);
 
     // Started over an hour ago with a row renewed for 30 days: the server still says the hour is up.
+    const rewritten = sessionNoticeFor(app, athlete.userId);
     await app.db
       .update(session)
       .set({ createdAt: new Date(Date.now() - HOUR - 60_000), expiresAt: new Date(Date.now() + 30 * 24 * HOUR) })
       .where(eq(session.id, row!.id));
+    await rewritten;
     expect((await app.fetch('/api/profile', { method: 'PATCH', cookie: viewing, json: { firstName: 'Ava', lastName: 'Athlete' } })).status).toBe(401);
     expect((await me(viewing)).user).toBeNull();
     expect(await viewAsRows()).toEqual([]);
@@ -181,7 +183,10 @@ describe('a view-as session ends with its hour and its admin (issue 21, finding 
     const viewing = sessionCookieOnly(jar(admin.cookie, started));
     expect((await app.fetch('/api/profile', { method: 'PATCH', cookie: viewing, json: { firstName: 'Ava', lastName: 'Athlete' } })).status).toBe(200);
 
+    const revoked = sessionNoticeFor(app, admin.userId);
     expect(await runAdminCommand(app.server.deps, 'revoke', admin.email)).toMatchObject({ ok: true });
+    // Every instance forgets the admin's sessions when the database's notice reaches it.
+    await revoked;
     expect((await app.fetch('/api/profile', { method: 'PATCH', cookie: viewing, json: { firstName: 'Ava', lastName: 'Athlete' } })).status).toBe(401);
     expect((await app.fetch('/api/profile/face-matching', { method: 'PUT', cookie: viewing, json: { consent: false } })).status).toBe(401);
     expect(await viewAsRows()).toEqual([]);
@@ -195,7 +200,9 @@ describe('a view-as session ends with its hour and its admin (issue 21, finding 
     await app.db.update(admins).set({ isActive: true }).where(eq(admins.userId, admin.userId));
     const again = sessionCookieOnly(jar(admin.cookie, await start(admin.cookie, athlete.userId)));
     expect((await me(again)).user?.id).toBe(athlete.userId);
+    const deactivated = sessionNoticeFor(app, admin.userId);
     await app.db.update(admins).set({ isActive: false }).where(eq(admins.userId, admin.userId));
+    await deactivated;
     expect((await me(again)).user).toBeNull();
     expect(await viewAsRows()).toEqual([]);
     expect((await visitsOf(athlete.cookie)).every((v) => v.endedAt)).toBe(true);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ViewerCache, viewerCacheOf } from '../../src/server/auth/viewer-cache';
 import type { Viewer } from '../../src/server/auth/session';
 import { admins, session } from '../../src/server/db/schema';
-import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
+import { createVerifiedUser, sessionNoticeFor, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { jar } from '../support/two-factor';
 
@@ -21,20 +21,6 @@ afterAll(() => app?.close());
 
 const cache = () => viewerCacheOf(app.server.deps.auth)!;
 const status = async (path: string, cookie: string) => (await app.fetch(path, { cookie })).status;
-
-/** Resolves when this instance has heard the database's notice about the user (well under the TTL). */
-function noticeFor(userId: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no session notice within 1 s')), 1000);
-    const unsubscribe = app.server.deps.bus.subscribe((event) => {
-      if (event.topic === 'sessions' && event.userId === userId) {
-        clearTimeout(timer);
-        unsubscribe();
-        resolve();
-      }
-    });
-  });
-}
 
 /** Deletes a session row without telling anyone, as a lost notice would leave the caches. */
 async function deleteSilently(sessionId: string) {
@@ -64,7 +50,7 @@ describe('the session cache', () => {
     const secondDevice = jar(other);
     expect(await status('/api/profile', user.cookie)).toBe(200);
     expect(await status('/api/profile', secondDevice)).toBe(200);
-    const heard = noticeFor(user.userId);
+    const heard = sessionNoticeFor(app, user.userId);
     expect((await app.fetch('/api/auth/sign-out', { method: 'POST', cookie: user.cookie })).status).toBe(200);
     await heard;
     expect(await status('/api/profile', user.cookie)).toBe(401);
@@ -77,7 +63,7 @@ describe('the session cache', () => {
     await makeAdmin(app, admin.userId);
     expect(await status('/api/admin/whoami', admin.cookie)).toBe(200);
     expect(await status('/api/admin/whoami', admin.cookie)).toBe(200);
-    const heard = noticeFor(admin.userId);
+    const heard = sessionNoticeFor(app, admin.userId);
     await app.db.update(admins).set({ isActive: false }).where(eq(admins.userId, admin.userId));
     await heard;
     expect(await status('/api/admin/whoami', admin.cookie)).toBe(403);
@@ -92,7 +78,7 @@ describe('the session cache', () => {
     expect(started.status).toBe(200);
     const viewing = jar(admin.cookie, started);
     expect(await status('/api/profile', viewing)).toBe(200);
-    const ended = noticeFor(family.userId);
+    const ended = sessionNoticeFor(app, family.userId);
     const stopped = await app.fetch('/api/auth/impersonation/stop', { method: 'POST', cookie: viewing });
     expect(stopped.status).toBe(200);
     await ended;
@@ -103,7 +89,7 @@ describe('the session cache', () => {
     expect(again.status).toBe(200);
     const viewingAgain = jar(viewing, stopped, again);
     expect(await status('/api/profile', viewingAgain)).toBe(200);
-    const revoked = noticeFor(admin.userId);
+    const revoked = sessionNoticeFor(app, admin.userId);
     await app.db.update(admins).set({ isActive: false }).where(eq(admins.userId, admin.userId));
     await revoked;
     expect(await status('/api/profile', viewingAgain)).toBe(401);

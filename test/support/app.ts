@@ -168,3 +168,21 @@ export function birthdayAtAge(years: number, today = new Date()): string {
 export async function markVerified(app: TestApp, email: string): Promise<void> {
   await app.db.update(user).set({ emailVerified: true }).where(eq(user.email, email));
 }
+
+/**
+ * Resolves when the app has heard the database's notice that the user's sessions changed. The
+ * notice travels on its own connection, so a test that writes a session or admins row waits for
+ * it before asking the app again, as the session cache does (auth/viewer-cache.ts).
+ */
+export function sessionNoticeFor(app: TestApp, userId: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no session notice within 1 s')), 1000);
+    const unsubscribe = app.server.deps.bus.subscribe((event) => {
+      if (event.topic === 'sessions' && event.userId === userId) {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      }
+    });
+  });
+}
