@@ -15,7 +15,7 @@ import { syncGameJob } from './footage/sync';
 import type { JobHandlers } from './jobs/queue';
 import { deliverMail } from './mail/jobs';
 import { logger } from './observability/logger';
-import { createLocalProvider, deliverLocalEvent, expireLocalSession } from './payments/local-provider';
+import { createLocalProvider, deliverLocalEvent, deliverLocalRefund, expireLocalSession } from './payments/local-provider';
 import { renderReelJob, requeueStuckRenders } from './reels/render-job';
 import { processVideo, requeueStuckVideos } from './videos/processing';
 import { ownMediaChildren, removeLeftovers } from './jobs/leftovers';
@@ -25,6 +25,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     'mail.deliver': deliverMail(deps.mailTransport),
     'media.process-video': processVideo(deps),
     'payments.local-deliver-event': deliverLocalEvent(deps),
+    'payments.local-deliver-refund': deliverLocalRefund(deps),
     'payments.local-expire': expireLocalSession(createLocalProvider(deps)),
     'faces.index-footage': indexFootage(deps),
     'faces.match-request': matchRequestJob(deps),

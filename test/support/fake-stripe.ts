@@ -34,6 +34,10 @@ export interface FakeStripe {
    * Throws if the session is unknown or not open.
    */
   pay(sessionId: string, opts?: { paymentStatus?: 'paid' | 'unpaid'; email?: string }): Stripe.Checkout.Session;
+  /** Every refund, by id (the live objects: a test may set one's status, as Stripe later does). */
+  refunds: Map<string, Stripe.Refund>;
+  /** A refund made in Stripe's own dashboard, with no metadata of ours. */
+  refundFromDashboard(paymentIntent: string, amount: number): Stripe.Refund;
   /** Makes the next request(s) fail with this HTTP status and Stripe error body (e.g. 500 api_error, 402 card_error). */
   failNext(status: number, error: { type: string; message: string; code?: string }, times?: number): void;
   close(): Promise<void>;
@@ -146,6 +150,8 @@ const LINE_ITEM_PARAMS = new Set(['adjustable_quantity', 'dynamic_tax_rates', 'm
 const PRICE_DATA_PARAMS = new Set(['currency', 'product', 'product_data', 'recurring', 'tax_behavior', 'unit_amount', 'unit_amount_decimal']);
 const PRODUCT_DATA_PARAMS = new Set(['description', 'images', 'metadata', 'name', 'tax_code', 'unit_label']);
 const READ_PARAMS = new Set(['expand']);
+// Parameters of POST /v1/refunds (RefundCreateParams).
+const REFUND_PARAMS = new Set(['amount', 'charge', 'currency', 'customer', 'expand', 'instructions_email', 'metadata', 'origin', 'payment_intent', 'reason', 'refund_application_fee', 'reverse_transfer']);
 
 function rejectUnknown(params: Params, allowed: Set<string>, prefix: string): void {
   for (const key of Object.keys(params)) {
@@ -416,6 +422,7 @@ function apiKeyOf(req: http.IncomingMessage): string | null {
 export async function startFakeStripe(opts: { apiKey?: string } = {}): Promise<FakeStripe> {
   const apiKey = opts.apiKey ?? FAKE_STRIPE_KEY;
   const sessions = new Map<string, Session>();
+  const refunds = new Map<string, Stripe.Refund>();
   const requests: FakeStripeRequest[] = [];
   const failures: Array<{ status: number; error: { type: string; message: string; code?: string } }> = [];
   const idempotent = new Map<string, StoredResponse>();
@@ -455,8 +462,59 @@ export async function startFakeStripe(opts: { apiKey?: string } = {}): Promise<F
     return session;
   }
 
+  /**
+   * A refund of a paid session's PaymentIntent, never more than is left of it (Stripe's
+   * amount_too_large and charge_already_refunded); it succeeds at once, as card refunds in test mode do.
+   */
+  function createRefund(paymentIntent: string, amount: number | null, metadata: Record<string, string>): Reply {
+    const session = [...sessions.values()].find((s) => s.payment_intent === paymentIntent && s.payment_status === 'paid');
+    if (!session) return invalidRequest(404, `No such payment_intent: '${paymentIntent}'`, { code: 'resource_missing', param: 'payment_intent' });
+    const refunded = [...refunds.values()].filter((r) => r.payment_intent === paymentIntent && r.status !== 'failed' && r.status !== 'canceled').reduce((n, r) => n + r.amount, 0);
+    const left = (session.amount_total ?? 0) - refunded;
+    if (left <= 0) return { ...invalidRequest(400, `Charge for payment intent ${paymentIntent} has already been refunded.`, { code: 'charge_already_refunded' }), replayable: true };
+    const value = amount ?? left;
+    if (value > left) {
+      return {
+        ...invalidRequest(400, `Refund amount ($${(value / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, { code: 'amount_too_large', param: 'amount' }),
+        replayable: true,
+      };
+    }
+    const refund = {
+      id: randomId('re_test_', 24),
+      object: 'refund',
+      amount: value,
+      balance_transaction: null,
+      charge: null,
+      created: nowSeconds(),
+      currency: session.currency ?? 'usd',
+      metadata,
+      payment_intent: paymentIntent,
+      reason: null,
+      receipt_number: null,
+      source_transfer_reversal: null,
+      status: 'succeeded',
+      transfer_reversal: null,
+    } as unknown as Stripe.Refund;
+    refunds.set(refund.id, refund);
+    return { status: 200, body: refund, replayable: true };
+  }
+
   /** The API proper, once the key is good; null when no endpoint matches. */
   function route(method: string, path: string, params: Params): Reply | null {
+    if (method === 'POST' && path === '/v1/refunds') {
+      rejectUnknown(params, REFUND_PARAMS, '');
+      const paymentIntent = optionalString(params.payment_intent, 'payment_intent');
+      if (!paymentIntent) throw new ParamError('payment_intent', 'One of the following params should be provided for this request: payment_intent or charge.');
+      const amount = params.amount === undefined ? null : Number(params.amount);
+      if (amount !== null && (!Number.isInteger(amount) || amount < 1)) throw new ParamError('amount', 'Invalid positive integer');
+      return createRefund(paymentIntent, amount, (params.metadata ?? {}) as Record<string, string>);
+    }
+    const oneRefund = /^\/v1\/refunds\/([^/]+)$/.exec(path);
+    if (method === 'GET' && oneRefund) {
+      const id = decodeURIComponent(oneRefund[1]!);
+      const refund = refunds.get(id);
+      return refund ? { status: 200, body: refund, replayable: true } : invalidRequest(404, `No such refund: '${id}'`, { code: 'resource_missing', param: 'id' });
+    }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const session = createSession(params, baseUrl);
       sessions.set(session.id, session);
@@ -605,8 +663,14 @@ export async function startFakeStripe(opts: { apiKey?: string } = {}): Promise<F
     protocol: 'http',
     url: baseUrl,
     sessions,
+    refunds,
     requests,
     pay,
+    refundFromDashboard(paymentIntent, amount) {
+      const reply = createRefund(paymentIntent, amount, {});
+      if (reply.status !== 200) throw new Error(`fake Stripe: ${JSON.stringify(reply.body)}`);
+      return reply.body as Stripe.Refund;
+    },
     failNext(status, error, times = 1) {
       for (let i = 0; i < times; i++) failures.push({ status, error });
     },
@@ -625,8 +689,8 @@ export async function startFakeStripe(opts: { apiKey?: string } = {}): Promise<F
  * request: { id: null, idempotency_key: null } }.
  */
 export function stripeEvent(
-  type: CheckoutEventType,
-  session: Stripe.Checkout.Session,
+  type: CheckoutEventType | 'refund.created' | 'refund.updated' | 'refund.failed',
+  session: Stripe.Checkout.Session | Stripe.Refund,
   opts: { id?: string; created?: number } = {},
 ): Stripe.Event {
   return {
@@ -636,7 +700,7 @@ export function stripeEvent(
     created: opts.created ?? nowSeconds(),
     livemode: false,
     type,
-    data: { object: JSON.parse(JSON.stringify(session)) as Session },
+    data: { object: JSON.parse(JSON.stringify(session)) as Session | Stripe.Refund },
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },
   } as Stripe.Event;

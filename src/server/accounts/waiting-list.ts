@@ -4,6 +4,7 @@ import { and, desc, isNull, lte, sql } from 'drizzle-orm';
 import { audit } from '../audit/log';
 import type { Db } from '../db/client';
 import { homepageSignups } from '../db/schema';
+import { csvText } from '../http/csv-file';
 
 export async function listWaitingList(db: Db) {
   const rows = await db
@@ -41,10 +42,5 @@ export async function archiveWaitingList(db: Db, adminId: string, upTo: Date): P
 
 /** RFC 4180 CSV; a cell that starts like a formula is quoted with a leading apostrophe (CSV injection). */
 export function waitingListCsv(entries: Awaited<ReturnType<typeof listWaitingList>>['entries']): string {
-  const cell = (v: string) => {
-    const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  const lines = [['Name', 'Email', 'Date', 'Registered'], ...entries.map((e) => [e.name, e.email, e.createdAt, e.registered ? 'yes' : 'no'])];
-  return `${lines.map((l) => l.map(cell).join(',')).join('\r\n')}\r\n`;
+  return csvText([['Name', 'Email', 'Date', 'Registered'], ...entries.map((e) => [e.name, e.email, e.createdAt, e.registered ? 'yes' : 'no'])]);
 }

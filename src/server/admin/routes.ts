@@ -7,7 +7,7 @@ import { createFootageUploads } from '../footage/uploads';
 import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { ADMIN } from '../../common/admin-messages';
+import { ADMIN, REFUNDS } from '../../common/admin-messages';
 import { eraseAccount } from '../accounts/erasure';
 import { archiveWaitingList, listWaitingList, waitingListCsv } from '../accounts/waiting-list';
 import { audit } from '../audit/log';
@@ -19,7 +19,8 @@ import { jsonText } from '../http/json-text';
 import { readForm, uploadLimit } from '../http/uploads';
 import { user, userProfiles } from '../db/schema';
 import { JOB_NAMES, type JobType } from '../jobs/definitions';
-import { listOrders } from '../orders/queries';
+import { listOrders, ordersCsv, ordersQuerySchema } from '../orders/queries';
+import { RefundRefused, startRefund } from '../payments/refunds';
 import { createPromo, listPromos, newPromoSchema, PromoCodeTaken, setPromoActive } from '../payments/promo-codes';
 import { listRequestQueue, queueQuerySchema } from '../requests/queue';
 import { transitionRequest, TransitionRefused, type RequestTransition } from '../requests/service';
@@ -38,7 +39,13 @@ const promoDto = (p: { code: string; discountPercent: number; active: boolean; e
   createdAt: p.createdAt.toISOString(),
 });
 
-const pageSchema = z.coerce.number().int().min(1).max(10_000).catch(1);
+/** A refund: the amount in cents (all that is left when not given) and the admin's reason. */
+const refundSchema = z
+  .object({
+    amountCents: z.number({ message: REFUNDS.badAmount }).int(REFUNDS.badAmount).min(1, REFUNDS.badAmount).max(10_000_000, REFUNDS.badAmount).optional(),
+    reason: z.string().trim().max(500, 'Keep the reason under 500 characters.').optional(),
+  })
+  .strict();
 /** At most a page of the queue approved at once. */
 const approveSchema = z.object({ ids: z.array(z.string().uuid()).min(1).max(50) }).strict();
 
@@ -136,8 +143,29 @@ export function adminRoutes(deps: AppDeps) {
         }
       })
       .get('/orders', async (c) => {
+        const query = ordersQuerySchema.safeParse(c.req.query());
+        if (!query.success) return apiError(c, 400, 'VALIDATION_ERROR', query.error.issues[0]!.message, ADMIN.orders.loadFailed.title);
         c.header('Cache-Control', 'no-store');
-        return c.json(await listOrders(deps.db, pageSchema.parse(c.req.query('page'))));
+        return c.json(await listOrders(deps.db, query.data));
+      })
+      .get('/orders.csv', async (c) => {
+        const query = ordersQuerySchema.safeParse(c.req.query());
+        if (!query.success) return apiError(c, 400, 'VALIDATION_ERROR', query.error.issues[0]!.message, ADMIN.orders.loadFailed.title);
+        c.header('Content-Type', 'text/csv; charset=utf-8');
+        c.header('Content-Disposition', `attachment; filename="orders-${new Date().toISOString().slice(0, 10)}.csv"`);
+        c.header('Cache-Control', 'no-store');
+        return c.body(await ordersCsv(deps.db, query.data));
+      })
+      .post('/orders/:id/refunds', async (c) => {
+        const body = refundSchema.safeParse(await c.req.json().catch(() => null));
+        if (!body.success) return apiError(c, 400, 'VALIDATION_ERROR', body.error.issues[0]!.message, REFUNDS.failedTitle);
+        try {
+          const refund = await startRefund(deps, { orderId: c.req.param('id'), ...body.data, adminId: c.var.viewer.userId });
+          return c.json({ id: refund.id, amount: refund.amount, status: refund.status }, 202);
+        } catch (error) {
+          if (!(error instanceof RefundRefused)) throw error;
+          return apiError(c, error.status, error.code, error.message, REFUNDS.failedTitle);
+        }
       })
       .get('/promo-codes', async (c) => {
         c.header('Cache-Control', 'no-store');

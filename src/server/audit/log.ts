@@ -29,6 +29,7 @@ export type AuditAction =
   | 'promo.create'
   | 'promo.activate'
   | 'promo.deactivate'
+  | 'order.refund'
   | 'admin.grant'
   | 'admin.revoke'
   | 'account.erase'

@@ -518,6 +518,10 @@ export const orders = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     /** Set once the receipt mail is stored for delivery. */
     receiptQueuedAt: timestamp('receipt_queued_at', { withTimezone: true }),
+    /** What the provider has confirmed refunded, in cents (payments/refunds.ts). */
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    /** When the whole amount came back: the order's status is then 'refunded'. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -528,7 +532,37 @@ export const orders = pgTable(
     uniqueIndex('orders_one_pending_per_request_idx').on(t.requestId).where(sql`status = 'pending'`),
     uniqueIndex('orders_one_completed_per_request_idx').on(t.requestId).where(sql`status = 'completed'`),
     check('orders_amount_check', sql`amount >= 0 AND discount_cents >= 0`),
+    check('orders_refunded_check', sql`refunded_cents BETWEEN 0 AND amount`),
   ],
+);
+
+/**
+ * Money given back on an order (payments/refunds.ts): asked by an admin here, or made in the
+ * provider's own dashboard and learnt from its webhook. Pending until the provider's event says
+ * it succeeded or failed, as a payment is.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    provider: text('provider').notNull(),
+    /** The provider's refund id; null only while the provider has not answered yet. */
+    providerRefundId: text('provider_refund_id').unique(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    reason: text('reason'),
+    /** pending, succeeded or failed. */
+    status: text('status').notNull().default('pending'),
+    /** The admin who asked; null for a refund made in the provider's dashboard. */
+    requestedBy: text('requested_by').references(() => user.id, { onDelete: 'set null' }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('refunds_order_idx').on(t.orderId), check('refunds_amount_check', sql`amount > 0`)],
 );
 
 export const promoCodes = pgTable(
@@ -605,6 +639,23 @@ export const localCheckoutSessions = pgTable('local_checkout_sessions', {
 });
 
 // ---- contact and housekeeping --------------------------------------------------------------
+
+/**
+ * The built-in test checkout's refunds, kept on its side as a provider keeps them: each succeeds
+ * at once (test mode) and its event goes to our webhook like a session's (local-provider.ts).
+ */
+export const localRefunds = pgTable('local_refunds', {
+  id: text('id').primaryKey(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  paymentIntent: text('payment_intent').notNull(),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+  status: text('status').notNull(),
+  eventId: text('event_id').notNull(),
+  eventDeliveredAt: timestamp('event_delivered_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
 
 export const contactMessages = pgTable('contact_messages', {
   id: uuid('id').primaryKey().defaultRandom(),

@@ -37,6 +37,11 @@ export const JOB_TYPES = {
     payload: z.object({ sessionId: z.string().min(1).max(200) }),
     queue: { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 5 * 60 },
   },
+  /** The built-in test checkout tells our webhook a refund went through, as it does a payment. */
+  'payments.local-deliver-refund': {
+    payload: z.object({ refundId: z.string().min(1).max(200) }),
+    queue: { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 5 * 60 },
+  },
   /** The built-in test checkout closes a session nobody paid, 24 hours after it opened. */
   'payments.local-expire': {
     payload: z.object({ sessionId: z.string().min(1).max(200) }),

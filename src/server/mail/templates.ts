@@ -188,6 +188,40 @@ function whose(p: { firstName: string | null; athleteName?: string | null }): st
   return p.athleteName && p.athleteName !== p.firstName ? `${p.athleteName}'s ` : '';
 }
 
+/** Money given back on an order (payments/refunds.ts), once the provider has confirmed it. */
+export function refundMail(p: {
+  to: string;
+  firstName: string | null;
+  athleteName?: string | null;
+  event: string | null;
+  orderId: string;
+  amountCents: number;
+  /** The whole amount: the reel is locked again. */
+  whole: boolean;
+  /** The built-in test checkout: no money moved. */
+  test: boolean;
+  dashboardUrl: string;
+}): MailMessage {
+  const amount = `$${(p.amountCents / 100).toFixed(2)}`;
+  const reel = `${whose(p) ? `${whose(p)}highlight reel` : 'highlight reel'}${p.event ? ` for ${p.event}` : ''}`;
+  const lines = [
+    `Hi ${p.firstName || 'there'},`,
+    `We have refunded ${amount} on your order of the ${reel} (order ${p.orderId}).`,
+    p.test ? 'This was a test payment: no money was taken, and none is returned.' : 'It goes back to the card you paid with; banks usually show it within 5 to 10 business days.',
+    p.whole
+      ? 'As the whole amount was refunded, the reel and its photos are locked again on your dashboard. You can buy it again there at any time.'
+      : 'Your reel and its photos stay unlocked on your dashboard.',
+    'If you have a question, reply to this email.',
+  ];
+  return {
+    to: p.to,
+    replyTo: FAMILY_REPLY_TO,
+    subject: `Your refund of ${amount}`,
+    text: `${lines.join('\n\n')}\n\n${p.dashboardUrl}\n`,
+    html: layout(`Your refund of ${amount}`, lines, { label: 'Go to your dashboard', url: p.dashboardUrl }),
+  };
+}
+
 /** The buyer's receipt, sent once an order is paid (or free with a 100% promo code). */
 export function receiptMail(p: {
   to: string;

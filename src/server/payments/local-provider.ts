@@ -8,15 +8,18 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { and, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { localCheckoutSessions } from '../db/schema';
+import { localCheckoutSessions, localRefunds } from '../db/schema';
 import { jobIdFor, type JobHandler, type JobQueue } from '../jobs/queue';
 import {
   PAYMENT_EVENT_TYPES,
+  REFUND_EVENT_TYPES,
   ProviderError,
   WebhookRefused,
   type CheckoutSession,
   type PaymentEventType,
   type PaymentProvider,
+  type ProviderRefund,
+  type RefundEventType,
 } from './provider';
 
 export const LOCAL_SIGNATURE_HEADER = 'local-payments-signature';
@@ -93,6 +96,33 @@ function toCheckoutSession(o: ReturnType<typeof sessionObject>): CheckoutSession
     orderId: o.metadata?.orderId ?? null,
     clientReferenceId: o.client_reference_id,
     paymentId: o.payment_intent,
+  };
+}
+
+type RefundRow = typeof localRefunds.$inferSelect;
+
+/** A refund as a provider's API shows it (Stripe's field names). */
+export function refundObject(row: RefundRow) {
+  return {
+    id: row.id,
+    object: 'refund',
+    amount: row.amount,
+    currency: row.currency,
+    payment_intent: row.paymentIntent,
+    metadata: row.metadata,
+    status: row.status,
+    created: Math.floor(row.createdAt.getTime() / 1000),
+  };
+}
+
+function toRefund(o: ReturnType<typeof refundObject>): ProviderRefund {
+  return {
+    id: o.id,
+    status: o.status === 'succeeded' ? 'succeeded' : o.status === 'failed' ? 'failed' : 'pending',
+    amount: o.amount,
+    currency: o.currency,
+    paymentId: o.payment_intent,
+    refundId: o.metadata?.refundId ?? null,
   };
 }
 
@@ -187,6 +217,48 @@ export function createLocalProvider(deps: LocalProviderDeps): PaymentProvider & 
 
     markPaid: (sessionId) => end(sessionId, 'complete', 'checkout.session.completed'),
 
+    async createRefund(input) {
+      // Test mode: a refund of a paid session succeeds at once, never for more than is left of it.
+      const row = await db.transaction(async (tx) => {
+        const [replayed] = await tx.select().from(localRefunds).where(eq(localRefunds.idempotencyKey, input.idempotencyKey));
+        if (replayed) return replayed;
+        const [paid] = await tx
+          .select()
+          .from(localCheckoutSessions)
+          .where(and(eq(localCheckoutSessions.paymentIntent, input.paymentId), eq(localCheckoutSessions.paymentStatus, 'paid')))
+          .for('update');
+        if (!paid) throw new ProviderError(`no paid payment ${input.paymentId}`);
+        const [{ refunded }] = (await tx
+          .select({ refunded: sql<number>`coalesce(sum(${localRefunds.amount}), 0)::int` })
+          .from(localRefunds)
+          .where(and(eq(localRefunds.paymentIntent, input.paymentId), eq(localRefunds.status, 'succeeded')))) as [{ refunded: number }];
+        if (input.amountCents > paid.amountTotal - refunded) throw new ProviderError(`refund of ${input.amountCents} is more than the ${paid.amountTotal - refunded} left`);
+        const [created] = await tx
+          .insert(localRefunds)
+          .values({
+            id: newId('re_local'),
+            idempotencyKey: input.idempotencyKey,
+            paymentIntent: input.paymentId,
+            amount: input.amountCents,
+            currency: paid.currency,
+            metadata: { orderId: input.orderId, refundId: input.refundId },
+            status: 'succeeded',
+            eventId: newId('evt_local'),
+          })
+          .returning();
+        return created!;
+      });
+      // Sent once the refund is stored (a replay sends it again: the job's id makes it one).
+      await jobs.send('payments.local-deliver-refund', { refundId: row.id }, { id: jobIdFor(`local-event:${row.eventId}`) });
+      return toRefund(refundObject(row));
+    },
+
+    async retrieveRefund(refundId) {
+      const [row] = await db.select().from(localRefunds).where(eq(localRefunds.id, refundId));
+      if (!row) throw new ProviderError(`no such refund: ${refundId}`);
+      return toRefund(refundObject(row));
+    },
+
     async verifyWebhook(rawBody, headers) {
       verifyLocalSignature(secret, rawBody, headers.get(LOCAL_SIGNATURE_HEADER));
       let event: { id?: unknown; type?: unknown; data?: { object?: ReturnType<typeof sessionObject> } };
@@ -196,6 +268,11 @@ export function createLocalProvider(deps: LocalProviderDeps): PaymentProvider & 
         throw new WebhookRefused('body is not JSON');
       }
       if (typeof event.id !== 'string' || typeof event.type !== 'string') throw new WebhookRefused('not an event');
+      if ((REFUND_EVENT_TYPES as readonly string[]).includes(event.type)) {
+        const refund = event.data?.object as unknown as ReturnType<typeof refundObject> | undefined;
+        if (refund?.object !== 'refund') throw new WebhookRefused(`${event.type} without a refund`);
+        return { id: event.id, type: event.type as RefundEventType, refund: toRefund(refund) };
+      }
       if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
       const object = event.data?.object;
       if (object?.object !== 'checkout.session') throw new WebhookRefused(`${event.type} without a checkout session`);
@@ -203,6 +280,11 @@ export function createLocalProvider(deps: LocalProviderDeps): PaymentProvider & 
     },
 
     async resumeDeliveries() {
+      const refundsStuck = await db
+        .select({ id: localRefunds.id, eventId: localRefunds.eventId })
+        .from(localRefunds)
+        .where(and(isNull(localRefunds.eventDeliveredAt), lt(localRefunds.createdAt, sql`now() - interval '1 minute'`)));
+      for (const row of refundsStuck) await jobs.send('payments.local-deliver-refund', { refundId: row.id }, { id: jobIdFor(`local-event:${row.eventId}`) });
       const stuck = await db
         .select({ id: localCheckoutSessions.id, eventId: localCheckoutSessions.eventId })
         .from(localCheckoutSessions)
@@ -214,7 +296,7 @@ export function createLocalProvider(deps: LocalProviderDeps): PaymentProvider & 
           ),
         );
       for (const row of stuck) await deliver(row);
-      return stuck.length;
+      return stuck.length + refundsStuck.length;
     },
   };
 }
@@ -225,29 +307,36 @@ export function isLocalProvider(provider: PaymentProvider): provider is LocalPro
   return provider.kind === 'local' && 'markPaid' in provider;
 }
 
+/** An event, signed now, to our webhook; like a provider, anything but a 2xx is tried again later. */
+async function postEvent(config: Config, event: { id: string; type: string; created: number; object: unknown }): Promise<void> {
+  const body = JSON.stringify({ id: event.id, object: 'event', type: event.type, created: event.created, livemode: false, data: { object: event.object } });
+  const res = await fetch(`${localCallbackOrigin(config)}${LOCAL_WEBHOOK_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [LOCAL_SIGNATURE_HEADER]: signLocalPayload(localWebhookSecret(config), body) },
+    body,
+    signal: AbortSignal.timeout(15_000),
+  });
+  if (!res.ok) throw new Error(`the webhook answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+}
+
 /** The 'payments.local-deliver-event' job: the session's event, signed now, to our webhook. */
 export function deliverLocalEvent(deps: LocalProviderDeps): JobHandler<'payments.local-deliver-event'> {
-  const secret = localWebhookSecret(deps.config);
   return async ({ sessionId }) => {
     const [row] = await deps.db.select().from(localCheckoutSessions).where(eq(localCheckoutSessions.id, sessionId));
     if (!row?.eventId || row.eventDeliveredAt) return 'skipped';
-    const body = JSON.stringify({
-      id: row.eventId,
-      object: 'event',
-      type: row.eventType,
-      created: Math.floor(row.updatedAt.getTime() / 1000),
-      livemode: false,
-      data: { object: sessionObject(row, deps.config) },
-    });
-    const res = await fetch(`${localCallbackOrigin(deps.config)}${LOCAL_WEBHOOK_PATH}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [LOCAL_SIGNATURE_HEADER]: signLocalPayload(secret, body) },
-      body,
-      signal: AbortSignal.timeout(15_000),
-    });
-    // Like a provider: anything but a 2xx is tried again later.
-    if (!res.ok) throw new Error(`the webhook answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+    await postEvent(deps.config, { id: row.eventId, type: row.eventType!, created: Math.floor(row.updatedAt.getTime() / 1000), object: sessionObject(row, deps.config) });
     await deps.db.update(localCheckoutSessions).set({ eventDeliveredAt: new Date() }).where(eq(localCheckoutSessions.id, sessionId));
+    return 'done';
+  };
+}
+
+/** The 'payments.local-deliver-refund' job: the refund's 'refund.updated' event to our webhook. */
+export function deliverLocalRefund(deps: LocalProviderDeps): JobHandler<'payments.local-deliver-refund'> {
+  return async ({ refundId }) => {
+    const [row] = await deps.db.select().from(localRefunds).where(eq(localRefunds.id, refundId));
+    if (!row || row.eventDeliveredAt) return 'skipped';
+    await postEvent(deps.config, { id: row.eventId, type: 'refund.updated', created: Math.floor(row.createdAt.getTime() / 1000), object: refundObject(row) });
+    await deps.db.update(localRefunds).set({ eventDeliveredAt: new Date() }).where(eq(localRefunds.id, refundId));
     return 'done';
   };
 }

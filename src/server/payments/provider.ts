@@ -33,6 +33,40 @@ export interface PaymentEvent {
   session: CheckoutSession;
 }
 
+/** A refund, as the provider knows it. */
+export interface ProviderRefund {
+  id: string;
+  /** pending, succeeded or failed (Stripe's requires_action and canceled read as pending and failed). */
+  status: 'pending' | 'succeeded' | 'failed';
+  amount: number;
+  currency: string;
+  /** The payment it gives money back on (a PaymentIntent id). */
+  paymentId: string | null;
+  /** Our refund id, as we gave it (metadata.refundId); null for one made in the provider's dashboard. */
+  refundId: string | null;
+}
+
+export const REFUND_EVENT_TYPES = ['refund.created', 'refund.updated', 'refund.failed'] as const;
+export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
+
+/** A verified provider event about a refund. */
+export interface RefundEvent {
+  id: string;
+  type: RefundEventType;
+  refund: ProviderRefund;
+}
+
+export interface RefundInput {
+  paymentId: string;
+  amountCents: number;
+  orderId: string;
+  refundId: string;
+  /** The same key for the same refund: a retried call never gives money back twice. */
+  idempotencyKey: string;
+}
+
+export const isRefundEvent = (event: PaymentEvent | RefundEvent): event is RefundEvent => 'refund' in event;
+
 export interface CheckoutInput {
   orderId: string;
   amountCents: number;
@@ -58,9 +92,11 @@ export interface PaymentProvider {
   retrieveCheckout(sessionId: string): Promise<CheckoutSession>;
   /** Closes an open session so it can no longer be paid; answers the session's state either way. */
   expireCheckout(sessionId: string): Promise<CheckoutSession>;
+  createRefund(input: RefundInput): Promise<ProviderRefund>;
+  retrieveRefund(refundId: string): Promise<ProviderRefund>;
   /**
    * The event in a webhook request, checked against its signature on the raw body. Returns null
    * for a genuine event of a type we do not act on; throws WebhookRefused for anything else.
    */
-  verifyWebhook(rawBody: string, headers: Headers): Promise<PaymentEvent | null>;
+  verifyWebhook(rawBody: string, headers: Headers): Promise<PaymentEvent | RefundEvent | null>;
 }

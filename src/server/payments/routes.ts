@@ -20,7 +20,8 @@ import { CheckoutRefused, startCheckout } from './checkout';
 import { EventRefused, handlePaymentEvent } from './completion';
 import { LOCAL_CHECKOUT_PATH, type LocalProvider } from './local-provider';
 import { checkTestCard, renderCheckoutPage, renderClosedPage, type CardForm } from './local-checkout-page';
-import { ProviderError, WebhookRefused, type PaymentProvider } from './provider';
+import { isRefundEvent, ProviderError, WebhookRefused, type PaymentProvider } from './provider';
+import { handleRefundEvent } from './refunds';
 
 /** The webhooks: reached by the provider's servers, so outside the Origin check (app.ts). */
 export const WEBHOOK_PATHS = ['/api/payments/stripe/webhook', '/api/payments/local/webhook'] as const;
@@ -66,7 +67,8 @@ export function webhookRoutes(deps: AppDeps) {
       try {
         const event = await deps.payments.verifyWebhook(raw, c.req.raw.headers);
         if (!event) return c.json({ received: true, outcome: 'not handled' });
-        return c.json({ received: true, outcome: await handlePaymentEvent(deps, deps.payments, event) });
+        const outcome = isRefundEvent(event) ? await handleRefundEvent(deps, deps.payments, event) : await handlePaymentEvent(deps, deps.payments, event);
+        return c.json({ received: true, outcome });
       } catch (error) {
         if (error instanceof WebhookRefused || error instanceof EventRefused) {
           console.warn(`[payments] ${kind} webhook refused: ${error.message}`);

@@ -4,12 +4,16 @@
 import Stripe from 'stripe';
 import {
   PAYMENT_EVENT_TYPES,
+  REFUND_EVENT_TYPES,
   ProviderError,
   WebhookRefused,
   type CheckoutSession,
   type PaymentEvent,
   type PaymentEventType,
   type PaymentProvider,
+  type ProviderRefund,
+  type RefundEvent,
+  type RefundEventType,
 } from './provider';
 
 export interface StripeOptions {
@@ -85,6 +89,20 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
       }
     },
 
+    async createRefund(input) {
+      const refund = await call('refunds.create', () =>
+        stripe.refunds.create(
+          { payment_intent: input.paymentId, amount: input.amountCents, metadata: { orderId: input.orderId, refundId: input.refundId } },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      return toRefund(refund);
+    },
+
+    async retrieveRefund(refundId) {
+      return toRefund(await call('refunds.retrieve', () => stripe.refunds.retrieve(refundId)));
+    },
+
     async verifyWebhook(rawBody, headers) {
       const signature = headers.get('stripe-signature');
       if (!signature) throw new WebhookRefused('no Stripe-Signature header');
@@ -93,6 +111,11 @@ export function createStripeProvider(opts: StripeOptions): PaymentProvider {
         event = stripe.webhooks.constructEvent(rawBody, signature, opts.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
       } catch (error) {
         throw new WebhookRefused(`signature: ${(error as Error).message}`);
+      }
+      if ((REFUND_EVENT_TYPES as readonly string[]).includes(event.type)) {
+        const refund = event.data.object as Stripe.Refund;
+        if (refund?.object !== 'refund') throw new WebhookRefused(`${event.type} without a refund`);
+        return { id: event.id, type: event.type as RefundEventType, refund: toRefund(refund) } satisfies RefundEvent;
       }
       if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
       const object = event.data.object as Stripe.Checkout.Session;
@@ -114,6 +137,18 @@ function toCheckoutSession(s: Stripe.Checkout.Session): CheckoutSession {
     orderId: s.metadata?.orderId ?? null,
     clientReferenceId: s.client_reference_id ?? null,
     paymentId: paymentIntent,
+  };
+}
+
+function toRefund(r: Stripe.Refund): ProviderRefund {
+  const status = String(r.status);
+  return {
+    id: r.id,
+    status: status === 'succeeded' ? 'succeeded' : status === 'failed' || status === 'canceled' ? 'failed' : 'pending',
+    amount: r.amount,
+    currency: r.currency,
+    paymentId: typeof r.payment_intent === 'string' ? r.payment_intent : (r.payment_intent?.id ?? null),
+    refundId: r.metadata?.refundId ?? null,
   };
 }
 

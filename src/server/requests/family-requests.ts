@@ -9,11 +9,17 @@ import { progressFrom, reelFactColumns } from './reel-progress';
 import { toRequestDto } from './service';
 import { eventTeamNames, rosterAllowsPurchase } from '../rosters/link';
 
+/** What came back on the request's orders, once the provider confirmed it: null when nothing did. */
+const refundOfRequest = sql<{ amountCents: number; at: string; whole: boolean } | null>`(select json_build_object('amountCents', sum(f.amount)::int, 'at', max(f.confirmed_at), 'whole', bool_or(o.status = 'refunded'))
+  from refunds f join orders o on o.id = f.order_id
+  where o.request_id = highlight_requests.id and o.user_id = highlight_requests.user_id and f.status = 'succeeded' having count(*) > 0)`;
+
 const requestsOfUser = preparedQuery((db) =>
   db
     .select({
       request: highlightRequests,
       paid: requestPaidColumn,
+      refund: refundOfRequest,
       ...reelFactColumns,
     })
     .from(highlightRequests)
@@ -29,5 +35,5 @@ export async function familyRequests(db: Db, userId: string) {
   const withRosters = await eventTeamNames(db, [...new Set(waiting.map(({ request }) => request.eventId!))]);
   const checking = new Set<string>();
   for (const { request } of waiting) if (withRosters.has(request.eventId!) && !(await rosterAllowsPurchase(db, request))) checking.add(request.id);
-  return rows.map(({ request, paid, ...facts }) => ({ ...toRequestDto(request), paid, reel: progressFrom(request, facts), rosterChecking: checking.has(request.id) }));
+  return rows.map(({ request, paid, refund, ...facts }) => ({ ...toRequestDto(request), paid, refund: refund ?? null, reel: progressFrom(request, facts), rosterChecking: checking.has(request.id) }));
 }
