@@ -116,6 +116,9 @@ export const PHOTO_VIEWER = {
 } as const;
 
 export const CHECKOUT = {
+  /** A refund the provider confirmed (payments/refunds.ts, decision 0039). */
+  refunded: (amount: string, on: string, whole: boolean) =>
+    `We refunded ${amount} on ${on}.${whole ? ' The reel is locked again; you can buy it again here.' : ' Your reel stays unlocked.'}`,
   success: {
     title: 'Payment Successful!',
     description: 'Your highlight reel order has been confirmed. Check your email for details.',

@@ -5,13 +5,16 @@
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ORDER_FILTERS, REFUNDS } from '../../src/common/admin-messages';
 import { CHECKOUT, DASHBOARD, PROMO } from '../../src/common/dashboard-messages';
 import { highlightRequests, orders, promoCodes, user, userVideos } from '../../src/server/db/schema';
 import { expectAccessible } from './a11y';
-import { launchBrowser, mailLink, newPage, shot, startSeededProduct, type Product } from './support';
+import { grantAdmin, launchBrowser, mailLink, newPage, shot, signUpByApi, startSeededProduct, type Product } from './support';
 
 let product: Product;
 let browser: Browser;
+/** The family's signed-in page, kept for the refund that follows the purchase. */
+let familyPage: Page | undefined;
 
 /** What the admin would have done: approved the request and uploaded a Not Yet Paid reel for it. */
 const seed: Parameters<typeof startSeededProduct>[1] = async ({ db, storage, userId }) => {
@@ -160,4 +163,68 @@ it('buys a reel with a promo code and the test checkout; a declined card and a c
   expect(await mailLink(product, email, 'order is confirmed')).toBe(`${product.url}/dashboard`);
 
   expect(errors).toEqual([]);
+  familyPage = page;
+  familyEmail = email;
+});
+let familyEmail = '';
+
+it('the admin finds the order and refunds it in full through the test checkout; the family sees the reel locked again', async () => {
+  expect(familyPage).toBeDefined();
+  const admin = await signUpByApi(product, 'Rhea Refund');
+  const { page, errors } = await newPage(browser, 1280);
+  await page.goto(admin.link);
+  await page.waitForURL('**/dashboard');
+  await grantAdmin(product, admin.email, { page, password: 'secret123' });
+
+  // Found by the family's name; the totals count the paid orders of the search.
+  await page.goto(`${product.url}/admin/orders`);
+  const cards = page.getByTestId('order-card');
+  await expect.poll(() => cards.count()).toBe(2);
+  await page.getByLabel(ORDER_FILTERS.search).fill('jordan');
+  await expect.poll(() => cards.count()).toBe(1);
+  await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('jordan');
+  const totals = page.getByTestId('order-totals');
+  await totals.getByText('$120.00').first().waitFor();
+  await shot(page, 'orders-01-search-1280');
+  await expectAccessible(page, 'orders searched');
+
+  // More than was paid is refused in the dialog; the whole amount is asked.
+  await cards.getByRole('button', { name: /^Refund/ }).click();
+  const dialog = page.getByRole('dialog', { name: REFUNDS.dialogTitle });
+  expect(await dialog.getByLabel(REFUNDS.amount).inputValue()).toBe('120.00');
+  await dialog.getByText(REFUNDS.whole).waitFor();
+  await dialog.getByLabel(REFUNDS.amount).fill('500');
+  await dialog.getByRole('button', { name: REFUNDS.confirm('$500.00') }).click();
+  await dialog.getByText(REFUNDS.tooMuch(12000)).waitFor();
+  await dialog.getByLabel(REFUNDS.amount).fill('120');
+  await dialog.getByLabel(REFUNDS.reason).fill('Camera 2 missed the second half');
+  await shots(page, 'orders-02-refund-dialog');
+  await expectAccessible(page, 'refund dialog');
+  await dialog.getByRole('button', { name: REFUNDS.confirm('$120.00') }).click();
+  await page.getByText(REFUNDS.asked.title).first().waitFor();
+
+  // The test checkout's callback confirms it: the order reads refunded, with its refund.
+  await cards.getByText('refunded', { exact: true }).waitFor({ timeout: 20_000 });
+  await cards.getByTestId('order-refund').getByText(/Refund \$120\.00 · refunded/).waitFor();
+  await cards.getByText('Camera 2 missed the second half', { exact: false }).waitFor();
+  expect(await cards.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
+  await page.waitForTimeout(300);
+  await shots(page, 'orders-03-refunded');
+
+  // The CSV file of the search says so too.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: ORDER_FILTERS.download }).click()]);
+  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  expect(csv.split('\r\n')[1]).toMatch(/,refunded,Jordan Lee,.*,120\.00,30\.00,SPRING20,120\.00,local,pi_local_/);
+  expect(errors).toEqual([]);
+
+  // The family: told by e-mail, and the reel is locked again with the refund said, to buy again.
+  expect(await mailLink(product, familyEmail, 'Your refund of $120.00')).toBe(`${product.url}/dashboard`);
+  const family = familyPage!;
+  await family.reload();
+  await family.getByTestId('reel-refunded').getByText(CHECKOUT.refunded('$120.00', '', true).split(' on ')[0]!, { exact: false }).waitFor();
+  await family.getByRole('button', { name: DASHBOARD.purchaseReel }).waitFor();
+  const reels = family.locator('section', { has: family.getByRole('heading', { name: DASHBOARD.cards.reels }) });
+  expect(await reels.getByText('Chicago Highlight Reel').count()).toBe(0);
+  await family.waitForTimeout(300);
+  await shots(family, 'purchase-05-refunded-dashboard');
 });

@@ -22,12 +22,38 @@ export const useUsers = (query: UsersQuery) =>
   });
 export type AdminUser = NonNullable<ReturnType<typeof useUsers>['data']>['users'][number];
 
-export const useOrders = (page: number) =>
+export interface OrdersFilter {
+  q: string;
+  status: string;
+  event: string;
+  from: string;
+  to: string;
+  page: number;
+}
+/** The admin's own time zone: what "a day" means for the dates and the totals. */
+export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** The filter as the server reads it (empty fields left out), for the list and the CSV link alike. */
+export function ordersQueryOf(filter: Omit<OrdersFilter, 'page'> & { page?: number }): Record<string, string> {
+  const query: Record<string, string> = { tz: browserTimeZone() };
+  for (const key of ['q', 'status', 'event', 'from', 'to'] as const) if (filter[key]) query[key] = filter[key];
+  if (filter.page) query.page = String(filter.page);
+  return query;
+}
+export const useOrders = (filter: OrdersFilter) =>
   useQuery({
-    queryKey: ['admin', 'orders', page],
-    queryFn: () => unwrap(api.admin.orders.$get({ query: { page: String(page) } })),
+    queryKey: ['admin', 'orders', filter],
+    queryFn: () => unwrap(api.admin.orders.$get({ query: ordersQueryOf(filter) })),
     placeholderData: keepPreviousData,
+    // A refund waits for the provider's word (a moment): the list looks again until it has come.
+    refetchInterval: (query) => (query.state.data?.orders.some((o) => o.refunds.some((r) => r.status === 'pending')) ? 2000 : false),
   });
+export type AdminOrder = NonNullable<ReturnType<typeof useOrders>['data']>['orders'][number];
+export type OrderTotals = NonNullable<ReturnType<typeof useOrders>['data']>['totals'];
+
+export const useRefundOrder = () =>
+  useAdminMutation(({ orderId, amountCents, reason }: { orderId: string; amountCents: number; reason: string }) =>
+    requestJson<{ id: string; amount: number; status: string }>(`/api/admin/orders/${orderId}/refunds`, { method: 'POST', json: { amountCents, ...(reason.trim() ? { reason: reason.trim() } : {}) } }),
+  );
 
 export interface QueueFilter {
   state: string;

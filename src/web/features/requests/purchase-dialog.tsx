@@ -45,6 +45,11 @@ export function PurchaseReel({ athleteName }: { athleteName: string | null }) {
       {approved.map((request, i) => (
         <section key={request.id} aria-label={several ? request.event : undefined} className="flex flex-col gap-2" data-testid="request-reel">
           {several && <h2 className="text-sm font-semibold uppercase tracking-wide text-neutral-300">{request.event}</h2>}
+          {request.refund && (
+            <p className="rounded-lg border border-purple-800 bg-purple-950/40 px-4 py-3 text-sm text-purple-100" data-testid="reel-refunded">
+              {CHECKOUT.refunded(dollars(request.refund.amountCents), new Date(request.refund.at).toLocaleDateString(undefined, { dateStyle: 'long' }), request.refund.whole)}
+            </p>
+          )}
           <RequestReel request={request} athleteName={athleteName} anchor={i === 0} />
         </section>
       ))}
