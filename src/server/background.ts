@@ -4,7 +4,7 @@
 //
 // The queue refuses to work unless `jobHandlers` names exactly one handler per declared type
 // (jobs/definitions.ts). The periodic check puts back on the queue any work whose job was never
-// stored, and purges face indexes past their retention period.
+// stored, purges face indexes past their retention period, and tells the team what needs them.
 import type { AppDeps } from './deps';
 import { findFaceInClip, requeueFaceSearches } from './faces/clip-search';
 import { indexFootage, purgeExpiredIndexes } from './faces/indexing';
@@ -19,6 +19,7 @@ import { createLocalProvider, deliverLocalEvent, deliverLocalRefund, expireLocal
 import { renderReelJob, requeueStuckRenders } from './reels/render-job';
 import { processVideo, requeueStuckVideos } from './videos/processing';
 import { ownMediaChildren, removeLeftovers } from './jobs/leftovers';
+import { runTeamChecks } from './team/checks';
 
 export function jobHandlers(deps: AppDeps): JobHandlers {
   return {
@@ -45,7 +46,7 @@ export async function startWorker(deps: AppDeps): Promise<void> {
   await deps.jobs.work(jobHandlers(deps));
   const localCheckout = createLocalProvider(deps);
   const recover = () =>
-    Promise.all([requeueStuckVideos(deps), requeueStuckRenders(deps), requeueFaceSearches(deps), localCheckout.resumeDeliveries(), purgeExpiredIndexes(deps), deleteExpiredFootage(deps), eraseUnconfirmedAccounts(deps, deps.config.unconfirmedAccountDays)]).catch((error: Error) =>
+    Promise.all([requeueStuckVideos(deps), requeueStuckRenders(deps), requeueFaceSearches(deps), localCheckout.resumeDeliveries(), runTeamChecks(deps), purgeExpiredIndexes(deps), deleteExpiredFootage(deps), eraseUnconfirmedAccounts(deps, deps.config.unconfirmedAccountDays)]).catch((error: Error) =>
       logger.error({ err: error.message }, 'job recovery check failed'),
     );
   void recover();

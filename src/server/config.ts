@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMPANY } from '../common/company';
 
 export interface Config {
   port: number;
@@ -54,6 +55,17 @@ export interface Config {
   s3: S3Config | null;
   /** Who takes payments: Stripe when STRIPE_SECRET_KEY is set, else the built-in test checkout. */
   payments: PaymentsConfig;
+  /** What the team is told and where (team/notices.ts). */
+  team: TeamMailSettings;
+}
+
+export interface TeamMailSettings {
+  /** The team's address (TEAM_EMAIL; config/company.json's teamInbox when unset). */
+  email: string;
+  /** Mails a day before the rest waits for the daily summary (TEAM_MAILS_PER_DAY; 0: always the summary). */
+  mailsPerDay: number;
+  /** The hour, UTC, the daily summary goes out (TEAM_SUMMARY_HOUR). */
+  summaryHourUtc: number;
 }
 
 export type PaymentsConfig =
@@ -250,6 +262,11 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     uploads: loadUploadSettings(env),
     unconfirmedAccountDays: Number(env.UNCONFIRMED_ACCOUNT_DAYS) > 0 ? Number(env.UNCONFIRMED_ACCOUNT_DAYS) : 7,
     footageRetentionDays: Number(env.FOOTAGE_RETENTION_DAYS) > 0 ? Number(env.FOOTAGE_RETENTION_DAYS) : 90,
+    team: {
+      email: env.TEAM_EMAIL?.trim() || COMPANY.teamInbox,
+      mailsPerDay: wholeInRange(env.TEAM_MAILS_PER_DAY, 0, 1000, 10),
+      summaryHourUtc: wholeInRange(env.TEAM_SUMMARY_HOUR, 0, 23, 13),
+    },
     ...overrides,
   };
 }

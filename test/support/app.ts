@@ -81,6 +81,8 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     logMailLinks: false,
     ...overrides,
   });
+  // Every team notice mailed at once, unless a test of the daily summary says otherwise.
+  if (!overrides.team) config.team = { ...config.team, mailsPerDay: 1000 };
   const server = await startServer(config, { database });
   return {
     server,

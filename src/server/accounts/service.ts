@@ -19,6 +19,7 @@ import type { EventBus } from '../realtime/bus';
 import { requestParentalConsent } from '../profiles/parental-consent';
 import { storageKeys } from '../storage/keys';
 import type { Storage } from '../storage/storage';
+import type { Config } from '../config';
 
 export class AccountError extends Error {
   constructor(
@@ -60,6 +61,7 @@ export interface SignUpDeps {
   mailer: Mailer;
   faces: FacePool;
   bus: EventBus;
+  config: Pick<Config, 'team'>;
 }
 
 /** The simple sign-up of /auth: full name, e-mail, password. */
@@ -76,7 +78,7 @@ export async function signUpSimple(
     headers,
   });
   await linkHomepageSignup(deps.db, result.user.id, input.email);
-  await notifyTeamOfSignup(deps.mailer, result.user.id, input.email);
+  await notifyTeamOfSignup(deps.mailer, deps.config.team.email, result.user.id, input.email);
   return { userId: result.user.id };
 }
 
@@ -175,10 +177,10 @@ async function saveHeadshot(deps: SignUpDeps, userId: string, bytes: Buffer): Pr
 }
 
 /** Tells the team about a new account. Best effort: a failure is logged, never shown. */
-async function notifyTeamOfSignup(mailer: Mailer, userId: string, email: string): Promise<void> {
+async function notifyTeamOfSignup(mailer: Mailer, teamEmail: string, userId: string, email: string): Promise<void> {
   try {
     await mailer.send(
-      newSignupNotificationMail({ user_email: email, user_id: userId, created_at: new Date().toISOString() }),
+      newSignupNotificationMail(teamEmail, { user_email: email, user_id: userId, created_at: new Date().toISOString() }),
     );
   } catch (error) {
     console.warn('[accounts] sign-up notification not sent:', (error as Error).message);

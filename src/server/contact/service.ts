@@ -9,11 +9,12 @@ import { contactMessages } from '../db/schema';
 import { RATE_RULES, type RateLimiter } from '../http/rate-limit';
 import type { Mailer } from '../mail/mailer';
 import { contactAutoReplyMail, contactNotificationMail, type ContactParams } from '../mail/templates';
+import type { Config } from '../config';
 
 export type ContactMessage = z.output<typeof contactSchema>;
 
 export async function submitContactMessage(
-  deps: { db: Db; mailer: Mailer; limiter: RateLimiter },
+  deps: { db: Db; mailer: Mailer; limiter: RateLimiter; config: Pick<Config, 'team'> },
   input: ContactMessage,
   submittedAt = new Date(),
 ): Promise<{ id: string; autoReplied: boolean }> {
@@ -29,7 +30,7 @@ export async function submitContactMessage(
     message: input.message,
     submitted: submittedAt.toLocaleString('en-US', { timeZone: 'America/Chicago', dateStyle: 'medium', timeStyle: 'short' }),
   };
-  await deps.mailer.send(contactNotificationMail(params));
+  await deps.mailer.send(contactNotificationMail(deps.config.team.email, params));
   const replies = await deps.limiter.hit(RATE_RULES.contactAutoReplyPerRecipient, input.email);
   if (replies.allowed) await deps.mailer.send(contactAutoReplyMail(input.email));
   return { id: row!.id, autoReplied: replies.allowed };

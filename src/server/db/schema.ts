@@ -657,6 +657,32 @@ export const localRefunds = pgTable('local_refunds', {
   createdAt: createdAt(),
 });
 
+/**
+ * What the team was told, once each (team/notices.ts): mailed at once, or held for the day's
+ * summary when the team has had its share of mails that day.
+ */
+export const teamNotices = pgTable(
+  'team_notices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** What it is about, e.g. request:<id>, payment:<order id>: the same thing is told once. */
+    key: text('key').notNull().unique(),
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    lines: jsonb('lines').$type<string[]>().notNull(),
+    link: text('link').notNull(),
+    replyTo: text('reply_to'),
+    /** The family it names: erased with them. */
+    userId: text('user_id').references(() => user.id, { onDelete: 'cascade' }),
+    /** sending (stored, its mail not yet handed over), mailed, held (for the summary), summarised. */
+    status: text('status').notNull(),
+    /** The day (UTC) of the summary that carried it. */
+    summaryDay: date('summary_day'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('team_notices_status_idx').on(t.status, t.createdAt)],
+);
+
 export const contactMessages = pgTable('contact_messages', {
   id: uuid('id').primaryKey().defaultRandom(),
   firstName: text('first_name').notNull(),

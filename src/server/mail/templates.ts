@@ -103,10 +103,10 @@ function contactFields(p: ContactParams): string[] {
   ];
 }
 
-export function contactNotificationMail(p: ContactParams): MailMessage {
+export function contactNotificationMail(to: string, p: ContactParams): MailMessage {
   const lines = contactFields(p);
   return {
-    to: COMPANY.teamInbox,
+    to,
     replyTo: p.user_email,
     subject: `New contact message: ${p.subject}`,
     text: lines.join('\n'),
@@ -133,38 +133,88 @@ export function contactAutoReplyMail(to: string): MailMessage {
 }
 
 /** The spec's note to the team after a simple sign-up (to_email, user_email, user_id, created_at). */
-export function newSignupNotificationMail(p: { user_email: string; user_id: string; created_at: string }): MailMessage {
+export function newSignupNotificationMail(to: string, p: { user_email: string; user_id: string; created_at: string }): MailMessage {
   const lines = [`A new account was created.`, `Email: ${p.user_email}`, `User ID: ${p.user_id}`, `Created: ${p.created_at}`];
   return {
-    to: COMPANY.teamInbox,
+    to,
     subject: `New sign-up: ${p.user_email}`,
     text: lines.join('\n'),
     html: layout('New sign-up', lines),
   };
 }
 
+/** What a team notice says (team/notices.ts sends it, with its link). */
+export interface TeamText {
+  subject: string;
+  lines: string[];
+}
+
 /** The spec's send-highlight-request: the athlete's profile, the event and the chosen games. */
-export function highlightRequestMail(p: {
+export function highlightRequestText(p: {
   profile: { first_name: string; last_name: string; email: string; team_name: string | null; jersey_number: number | null };
   event: string;
   games: string[];
-}): MailMessage {
+}): TeamText {
   const name = `${p.profile.first_name} ${p.profile.last_name}`.trim() || p.profile.email;
-  const lines = [
-    `Athlete: ${name}`,
-    `Email: ${p.profile.email}`,
-    `Team: ${p.profile.team_name ?? DASHBOARD.notSpecified}`,
-    `Jersey number: ${p.profile.jersey_number ?? DASHBOARD.notSpecified}`,
-    `Event: ${p.event}`,
-    `Games:\n${p.games.length ? p.games.map((g) => `- ${g}`).join('\n') : '- (no games listed for this event)'}`,
-  ];
   return {
-    to: COMPANY.teamInbox,
-    replyTo: p.profile.email,
     subject: `Highlight reel request: ${name} (${p.event})`,
-    text: lines.join('\n'),
-    html: layout('New highlight reel request', lines),
+    lines: [
+      `Athlete: ${name}`,
+      `Email: ${p.profile.email}`,
+      `Team: ${p.profile.team_name ?? DASHBOARD.notSpecified}`,
+      `Jersey number: ${p.profile.jersey_number ?? DASHBOARD.notSpecified}`,
+      `Event: ${p.event}`,
+      `Games:\n${p.games.length ? p.games.map((g) => `- ${g}`).join('\n') : '- (no games listed for this event)'}`,
+    ],
   };
+}
+
+/** A notice to the team, with the button that opens where they act on it. */
+export function teamNoticeMail(p: { to: string; subject: string; lines: string[]; link: string; replyTo: string | null }): MailMessage {
+  return {
+    to: p.to,
+    ...(p.replyTo ? { replyTo: p.replyTo } : {}),
+    subject: p.subject,
+    text: `${p.lines.join('\n\n')}\n\n${p.link}\n`,
+    html: layout(p.subject, p.lines, { label: 'Open in the admin area', url: p.link }),
+  };
+}
+
+const NOTICE_HEADINGS: Record<string, string> = {
+  request: 'New requests',
+  payment: 'Payments',
+  paid_waiting: 'Paid and waiting more than a day',
+  failed_job: 'Failed jobs',
+  hand_pick: 'Reels to pick by hand',
+  nothing_found: 'Nothing found in the footage',
+};
+
+/** The day's summary of the notices held back once the team had its day's share of mails. */
+export function teamSummaryMail(p: {
+  to: string;
+  day: string;
+  notices: Array<{ kind: string; subject: string; link: string }>;
+  queue: { approve: number; review: number; paid: number };
+  queueUrl: string;
+}): MailMessage {
+  const waiting = `Waiting now: ${p.queue.approve} to approve, ${p.queue.review} to review, ${p.queue.paid} paid and waiting.`;
+  const groups = Object.keys(NOTICE_HEADINGS)
+    .map((kind) => ({ kind, items: p.notices.filter((n) => n.kind === kind) }))
+    .filter((g) => g.items.length);
+  const text = [
+    `${p.notices.length} things for the team since the last mail (${p.day}).`,
+    waiting,
+    ...groups.map((g) => `${NOTICE_HEADINGS[g.kind]} (${g.items.length}):\n${g.items.map((n) => `- ${n.subject}\n  ${n.link}`).join('\n')}`),
+    `The queue: ${p.queueUrl}`,
+  ].join('\n\n');
+  const list = groups
+    .map(
+      (g) =>
+        `<h2 style="font-size:16px">${escapeHtml(NOTICE_HEADINGS[g.kind]!)} (${g.items.length})</h2><ul>${g.items.map((n) => `<li><a href="${escapeHtml(n.link)}">${escapeHtml(n.subject)}</a></li>`).join('')}</ul>`,
+    )
+    .join('');
+  const html = layout(`Today for the team: ${p.notices.length}`, [waiting], { label: 'Open the queue', url: p.queueUrl }).replace('</h1>', `</h1>${list}`);
+  return { to: p.to, subject: `Today for the team: ${p.notices.length} (${p.day})`, text: `${text}\n`, html };
 }
 
 /** To the owner of an account that saw many failed sign-ins in a short time. */
@@ -345,34 +395,25 @@ export function readyToPurchaseMail(p: { to: string; firstName: string | null; a
   };
 }
 
-/** To the team: matching found the athlete nowhere in the footage, before the family is asked to pay. */
 /** To the team: a family declined face matching, so their athlete's clips are picked by hand (issue 34, item 5). */
-export function handPickMail(p: { athleteName: string; familyEmail: string | null; event: string; reviewUrl: string }): MailMessage {
+export function handPickText(p: { athleteName: string; event: string }): TeamText {
   const name = p.athleteName || 'the athlete';
-  const lines = [
-    `The family of ${name} chose not to use face matching, so ${name} is not searched for by face in the footage of ${p.event}.`,
-    `They get a reel all the same: find ${name} by team and jersey number, add the clips by hand on the review screen and render it. The family pays only after watching the preview.`,
-  ];
   return {
-    to: COMPANY.teamInbox,
-    ...(p.familyEmail ? { replyTo: p.familyEmail } : {}),
     subject: `Pick by hand: ${p.athleteName || 'athlete'} (${p.event})`,
-    text: `${lines.join('\n\n')}\n\n${p.reviewUrl}\n`,
-    html: layout('Clips to pick by hand', lines, { label: 'Open the review', url: p.reviewUrl }),
+    lines: [
+      `The family of ${name} chose not to use face matching, so ${name} is not searched for by face in the footage of ${p.event}.`,
+      `They get a reel all the same: find ${name} by team and jersey number, add the clips by hand on the review screen and render it. The family pays only after watching the preview.`,
+    ],
   };
 }
 
-export function nothingFoundMail(p: { athleteName: string; familyEmail: string | null; event: string; reviewUrl: string }): MailMessage {
-  const lines = [
-    `Face matching found no appearance of ${p.athleteName || 'the athlete'} in the footage of ${p.event}.`,
-    'The family is not asked to pay: their dashboard asks them to add 2-3 clear reference photos. Check the footage and the references on the review screen, add clips by hand or run the matching again.',
-  ];
+/** To the team: matching found the athlete nowhere in the footage, before the family is asked to pay. */
+export function nothingFoundText(p: { athleteName: string; event: string }): TeamText {
   return {
-    to: COMPANY.teamInbox,
-    // The team answers the family straight from the mail.
-    ...(p.familyEmail ? { replyTo: p.familyEmail } : {}),
     subject: `Nothing found: ${p.athleteName || 'athlete'} (${p.event})`,
-    text: `${lines.join('\n\n')}\n\n${p.reviewUrl}\n`,
-    html: layout('Nothing found in the footage', lines, { label: 'Open the review', url: p.reviewUrl }),
+    lines: [
+      `Face matching found no appearance of ${p.athleteName || 'the athlete'} in the footage of ${p.event}.`,
+      'The family is not asked to pay: their dashboard asks them to add 2-3 clear reference photos. Check the footage and the references on the review screen, add clips by hand or run the matching again.',
+    ],
   };
 }

@@ -7,12 +7,13 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
-import { highlightRequests, orders, paymentEvents, reelRenders, userStills, userVideos } from '../db/schema';
+import { highlightRequests, orders, paymentEvents, reelRenders, userProfiles, userStills, userVideos } from '../db/schema';
 import { addresseeOf } from '../family/members';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
 import { receiptMail } from '../mail/templates';
 import { deliverIfReady } from '../reels/render-job';
+import { tellTeam } from '../team/notices';
 import type { CheckoutSession, PaymentEvent, PaymentProvider } from './provider';
 
 /** The event does not fit any order of ours: answered 400, nothing recorded, nothing changed. */
@@ -123,10 +124,38 @@ export async function completeOrder(tx: Db, order: Order, paymentId: string | nu
   return completed!;
 }
 
-/** Once an order is paid: its receipt, and its reel delivered if it is already rendered. */
+/** Once an order is paid: its receipt, the team told, and its reel delivered if it is already rendered. */
 export async function afterOrderCompleted(deps: Pick<AppDeps, 'db' | 'mailer' | 'config' | 'bus'>, order: Pick<Order, 'id' | 'requestId'>): Promise<void> {
   await queueReceipt(deps, order.id);
+  await tellTeamOfPayment(deps, order.id);
   if (order.requestId) await deliverIfReady(deps, order.requestId);
+}
+
+/** The team hears of each payment once, with the request's review to open (issue 36 item 4). */
+async function tellTeamOfPayment(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, orderId: string): Promise<void> {
+  const [row] = await deps.db
+    .select({ order: orders, event: highlightRequests.event, firstName: userProfiles.firstName, lastName: userProfiles.lastName, email: userProfiles.email })
+    .from(orders)
+    .leftJoin(highlightRequests, eq(highlightRequests.id, orders.requestId))
+    .leftJoin(userProfiles, eq(userProfiles.id, orders.userId))
+    .where(eq(orders.id, orderId));
+  if (!row || row.order.status !== 'completed') return;
+  const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+  const athlete = [row.firstName, row.lastName].filter(Boolean).join(' ') || 'A family';
+  const { order } = row;
+  await tellTeam(deps, {
+    key: `payment:${order.id}`,
+    kind: 'payment',
+    subject: `Paid ${money(order.amount)}: ${athlete}${row.event ? ` (${row.event})` : ''}`,
+    lines: [
+      `${athlete} paid ${money(order.amount)}${order.promoCode ? ` with the code ${order.promoCode} (-${money(order.discountCents)})` : ''}${order.provider === 'local' ? ', a test payment' : order.provider === 'free' ? ', free with a code' : ''}.`,
+      order.requestId ? 'The reel is delivered as soon as it is rendered; open the review to see where it stands.' : 'The videos waiting for payment are unlocked.',
+      `Order ${order.id}`,
+    ],
+    link: order.requestId ? `${deps.config.baseUrl}/admin/requests/${order.requestId}` : `${deps.config.baseUrl}/admin/orders?q=${order.id}`,
+    replyTo: row.email,
+    userId: order.userId,
+  });
 }
 
 /**

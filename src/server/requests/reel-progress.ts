@@ -11,8 +11,8 @@ import { addresseeOf } from '../family/members';
 import { rosterAllowsPurchase } from '../rosters/link';
 import type { AppDeps } from '../deps';
 import { jobIdFor } from '../jobs/queue';
-import { handPickMail, nothingFoundMail, readyToPurchaseMail } from '../mail/templates';
-import type { MailMessage } from '../mail/mailer';
+import { handPickText, nothingFoundText, readyToPurchaseMail, type TeamText } from '../mail/templates';
+import { tellTeam } from '../team/notices';
 import { paidRequestIds } from '../orders/queries';
 import { mediaUrl } from '../storage/keys';
 
@@ -146,18 +146,16 @@ export async function announceReadyToPurchase(deps: Pick<AppDeps, 'db' | 'mailer
   return true;
 }
 
-type TeamMail = (p: { athleteName: string; familyEmail: string | null; event: string; reviewUrl: string }) => MailMessage;
-
 /**
- * Mails the team about a request, once (the job id comes from `key` and the request), when
- * `applies` says the request is in that state; the mail names the athlete and links the review.
+ * Tells the team about a request, once (team/notices.ts keys it by `kind` and the request), when
+ * `applies` says the request is in that state; the notice names the athlete and links the review.
  */
-async function tellTeam(
+async function tellTeamAbout(
   deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>,
   requestId: string,
-  key: string,
+  kind: 'hand_pick' | 'nothing_found',
   applies: (request: RequestRow, facts: ReelFacts) => boolean,
-  mail: TeamMail,
+  text: (p: { athleteName: string; event: string }) => TeamText,
 ): Promise<boolean> {
   const [request] = await deps.db.select().from(highlightRequests).where(eq(highlightRequests.id, requestId));
   const facts = request && (await reelFactsOfRequest(deps.db, request.id));
@@ -166,15 +164,14 @@ async function tellTeam(
     .select({ firstName: userProfiles.firstName, lastName: userProfiles.lastName, email: userProfiles.email })
     .from(userProfiles)
     .where(eq(userProfiles.id, request.userId));
-  await deps.mailer.send(
-    mail({
-      athleteName: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '),
-      familyEmail: profile?.email ?? null,
-      event: request.event,
-      reviewUrl: `${deps.config.baseUrl}/admin/requests/${request.id}`,
-    }),
-    { id: jobIdFor(`${key}:${requestId}`) },
-  );
+  await tellTeam(deps, {
+    key: `${kind}:${requestId}`,
+    kind,
+    ...text({ athleteName: [profile?.firstName, profile?.lastName].filter(Boolean).join(' '), event: request.event }),
+    link: `${deps.config.baseUrl}/admin/requests/${request.id}`,
+    replyTo: profile?.email ?? null,
+    userId: request.userId,
+  });
   return true;
 }
 
@@ -183,12 +180,12 @@ async function tellTeam(
  * a reel from footage are theirs to pick by hand (issue 34, item 5).
  */
 export function announceHandPick(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
-  return tellTeam(deps, requestId, 'hand-pick', (r, facts) => facts.fromFootage && r.status !== 'delivered' && r.matchingState === 'no_consent', handPickMail);
+  return tellTeamAbout(deps, requestId, 'hand_pick', (r, facts) => facts.fromFootage && r.status !== 'delivered' && r.matchingState === 'no_consent', handPickText);
 }
 
 /** Tells the team, once per request, that matching found the athlete nowhere in the footage. */
 export function announceNothingFound(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, requestId: string): Promise<boolean> {
-  return tellTeam(deps, requestId, 'nothing-found', (_, facts) => facts.markedNothingFound, nothingFoundMail);
+  return tellTeamAbout(deps, requestId, 'nothing_found', (_, facts) => facts.markedNothingFound, nothingFoundText);
 }
 
 /**

@@ -12,7 +12,9 @@ import { addresseeOf } from '../family/members';
 import { eventTeamNames, findRosterEntry } from '../rosters/link';
 import { listActiveEvents } from '../events/routes';
 import type { Mailer } from '../mail/mailer';
-import { highlightRequestMail, requestReceivedMail } from '../mail/templates';
+import { highlightRequestText, requestReceivedMail } from '../mail/templates';
+import { tellTeam } from '../team/notices';
+import type { Config } from '../config';
 import { jobIdFor, type JobQueue } from '../jobs/queue';
 import type { EventBus } from '../realtime/bus';
 import type { AppDeps } from '../deps';
@@ -59,7 +61,7 @@ async function rosterLinkOf(db: Db, eventId: string, input: { team?: string | nu
 }
 
 export async function createRequest(
-  deps: { db: Db; mailer: Mailer; bus: EventBus; config: { baseUrl: string } },
+  deps: { db: Db; mailer: Mailer; bus: EventBus; config: Pick<Config, 'baseUrl' | 'team'> },
   userId: string,
   input: { eventId: string; games: string[]; team?: string | null; jerseyNumber?: number | null },
 ): Promise<RequestRow> {
@@ -102,19 +104,18 @@ export async function createRequest(
 
   const [profile] = await deps.db.select().from(userProfiles).where(eq(userProfiles.id, userId));
   try {
-    await deps.mailer.send(
-      highlightRequestMail({
-        profile: {
-          first_name: profile?.firstName ?? '',
-          last_name: profile?.lastName ?? '',
-          email: profile?.email ?? '',
-          team_name: profile?.teamName ?? null,
-          jersey_number: profile?.jerseyNumber ?? null,
-        },
-        event: row.event,
-        games: row.games,
-      }),
-    );
+    const text = highlightRequestText({
+      profile: {
+        first_name: profile?.firstName ?? '',
+        last_name: profile?.lastName ?? '',
+        email: profile?.email ?? '',
+        team_name: profile?.teamName ?? null,
+        jersey_number: profile?.jerseyNumber ?? null,
+      },
+      event: row.event,
+      games: row.games,
+    });
+    await tellTeam(deps, { key: `request:${row.id}`, kind: 'request', ...text, link: `${deps.config.baseUrl}/admin/requests/${row.id}`, replyTo: profile?.email ?? null, userId });
   } catch (error) {
     // The request is stored and shows in the admin list; the mail is only a heads-up.
     console.error('[requests] team notification failed for', row.id, (error as Error).message);

@@ -73,7 +73,7 @@ function FailedJobs() {
   const jobs = useFailedJobs();
   const retry = useRetryJob();
   return (
-    <Card>
+    <Card id="failed-jobs">
       <CardTitle className="mb-4">{ADMIN.portal.jobsTitle}</CardTitle>
       {jobs.isPending ? (
         <Spinner />
