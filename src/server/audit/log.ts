@@ -14,6 +14,7 @@ export type AuditAction =
   | 'footage.delete'
   | 'footage.reindex'
   | 'footage.offset'
+  | 'footage.rename'
   | 'roster.import'
   | 'roster.confirm'
   | 'people.athlete'

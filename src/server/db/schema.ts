@@ -275,6 +275,8 @@ export const events = pgTable('events', {
   location: text('location').notNull(),
   dates: text('dates').notNull(),
   startsOn: date('starts_on'),
+  /** The event's last day (null: one day); `dates` is written from the two when they are given. */
+  endsOn: date('ends_on'),
   /**
    * The last day families can ask for a reel of this event; face data of people not matched to a
    * request is deleted after it (null: the configured number of days after the event starts).

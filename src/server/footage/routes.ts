@@ -4,6 +4,8 @@ import { Hono } from 'hono';
 import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
 import { z } from 'zod';
 import { FOOTAGE, ROSTER } from '../../common/admin-messages';
+import { cameraKey, nextCameraName } from '../../common/camera-names';
+import { eventDatesText } from '../../common/event-dates';
 import { uploadLimit } from '../http/uploads';
 import { parseRoster, ROSTER_MAX_BYTES } from '../rosters/csv';
 import { importRoster, listRoster, removeTeam } from '../rosters/service';
@@ -20,16 +22,35 @@ import { MAX_OFFSET_S } from './sync';
 import { openFaceData } from '../faces/face-data-seal';
 
 const text = (max: number) => z.string().trim().min(1).max(max).refine((v) => !hasControlCharacters(v), 'Control characters are not allowed.');
-const eventSchema = z.object({ name: text(120), location: text(120), dates: text(60), startsOn: z.string().date().nullish(), reelSource: z.enum(['footage', 'hand']).optional() });
+const day = z.string().date(FOOTAGE.eventDayInvalid);
+const eventFields = z.object({
+  name: text(120),
+  location: text(120),
+  /** As families read them; written from the first and last day when those are given. */
+  dates: text(60).optional(),
+  startsOn: day.nullish(),
+  endsOn: day.nullish(),
+  reelSource: z.enum(['footage', 'hand']).optional(),
+});
+/** The last day is never before the first. */
+const daysInOrder = (v: { startsOn?: string | null; endsOn?: string | null }) => !v.endsOn || !v.startsOn || v.endsOn >= v.startsOn;
+/** Dates or a first day; a last day only with a first. */
+const daysGiven = (v: { dates?: string; startsOn?: string | null; endsOn?: string | null }) => Boolean(v.dates || v.startsOn) && (!v.endsOn || Boolean(v.startsOn));
+const eventSchema = eventFields.refine(daysGiven, { message: FOOTAGE.eventNeedsFields }).refine(daysInOrder, { message: FOOTAGE.lastDayBeforeFirst });
 /** A change names at least one field: an empty one has nothing to save (and the database refuses an empty SET). */
 const changesSomething = (v: object) => Object.values(v).some((x) => x !== undefined);
-const eventPatchSchema = eventSchema.partial().extend({ archived: z.boolean().optional() }).refine(changesSomething);
+const eventPatchSchema = eventFields.partial().extend({ archived: z.boolean().optional() }).refine(changesSomething, { message: FOOTAGE.eventNeedsFields });
+const cameraSchema = z.object({ camera: text(60) }).strict();
 const gameSchema = z.object({ label: text(80), court: text(60).nullish(), startsAt: z.string().datetime({ offset: true }).nullish() });
 const gamePatchSchema = gameSchema.partial().extend({ archived: z.boolean().optional() }).refine(changesSomething);
 /** An admin's offset in seconds (kept to the millisecond), or null to go back to the sound's. */
 const offsetSchema = z.object({ offsetS: z.number().min(-MAX_OFFSET_S).max(MAX_OFFSET_S).nullable() });
 const slug = (name: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'event'}-${Date.now().toString(36)}`;
 const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
+/** The first problem in the event's own words: a bad day, days out of order, or what is missing. */
+const EVENT_PROBLEMS: string[] = [FOOTAGE.eventDayInvalid, FOOTAGE.eventNeedsFields, FOOTAGE.lastDayBeforeFirst];
+const messageOf = (error: z.ZodError) => error.issues.map((i) => i.message).find((m) => EVENT_PROBLEMS.includes(m)) ?? FOOTAGE.eventNeedsFields;
 
 async function readJson<T extends z.ZodTypeAny>(c: { req: { json(): Promise<unknown> } }, schema: T) {
   return schema.safeParse(await c.req.json().catch(() => null));
@@ -72,6 +93,7 @@ export function footageRoutes(deps: AppDeps) {
           location: e.location,
           dates: e.dates,
           startsOn: e.startsOn,
+          endsOn: e.endsOn,
           reelSource: e.reelSource,
           demo: e.demo,
           archived: !e.isActive,
@@ -81,19 +103,32 @@ export function footageRoutes(deps: AppDeps) {
     })
     .post('/events', async (c) => {
       const parsed = await readJson(c, eventSchema);
-      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', 'Name, location and dates are required.');
-      const [row] = await deps.db.insert(events).values({ id: slug(parsed.data.name), name: parsed.data.name, location: parsed.data.location, dates: parsed.data.dates, startsOn: parsed.data.startsOn ?? null, reelSource: parsed.data.reelSource ?? 'footage' }).returning();
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', messageOf(parsed.error));
+      const { startsOn = null, endsOn = null } = parsed.data;
+      const dates = startsOn ? eventDatesText(startsOn, endsOn) : parsed.data.dates!;
+      const [row] = await deps.db
+        .insert(events)
+        .values({ id: slug(parsed.data.name), name: parsed.data.name, location: parsed.data.location, dates, startsOn, endsOn, reelSource: parsed.data.reelSource ?? 'footage' })
+        .returning();
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'event.create', subjectUserId: null, details: { eventId: row!.id } });
       return c.json({ id: row!.id }, 201);
     })
     .patch('/events/:id', async (c) => {
       const parsed = await readJson(c, eventPatchSchema);
-      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', 'Name, location and dates are required.');
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', messageOf(parsed.error));
       const { archived, ...fields } = parsed.data;
+      const [current] = await deps.db.select().from(events).where(eq(events.id, c.req.param('id')));
+      if (!current) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      // The days as they will be, so the text families read follows them and they stay in order.
+      const startsOn = fields.startsOn === undefined ? current.startsOn : fields.startsOn;
+      const endsOn = fields.endsOn === undefined ? current.endsOn : fields.endsOn;
+      if (endsOn && !startsOn) return apiError(c, 400, 'VALIDATION_ERROR', FOOTAGE.eventNeedsFields);
+      if (!daysInOrder({ startsOn, endsOn })) return apiError(c, 400, 'VALIDATION_ERROR', FOOTAGE.lastDayBeforeFirst);
+      const daysChanged = fields.startsOn !== undefined || fields.endsOn !== undefined;
       const [row] = await deps.db
         .update(events)
-        .set({ ...fields, ...(archived === undefined ? {} : { isActive: !archived }) })
-        .where(eq(events.id, c.req.param('id')))
+        .set({ ...fields, ...(daysChanged && startsOn && !fields.dates ? { dates: eventDatesText(startsOn, endsOn) } : {}), ...(archived === undefined ? {} : { isActive: !archived }) })
+        .where(eq(events.id, current.id))
         .returning();
       if (!row) return apiError(c, 404, 'NOT_FOUND', 'Not found');
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'event.update', subjectUserId: null, details: { eventId: row.id, ...parsed.data } });
@@ -187,6 +222,30 @@ export function footageRoutes(deps: AppDeps) {
       await audit(deps.db, { actorId: c.var.viewer.userId, action: 'footage.delete', subjectUserId: null, details: { footageId: id } });
       await publishFootage(deps, row.eventId, id);
       return c.json({ id });
+    })
+    // A camera renamed after its upload: still once per game, the game's row locked as at upload.
+    .patch('/footage/:id', async (c) => {
+      const id = c.req.param('id');
+      const parsed = await readJson(c, cameraSchema);
+      if (!parsed.success) return apiError(c, 400, 'VALIDATION_ERROR', FOOTAGE.invalid);
+      const camera = parsed.data.camera;
+      const outcome = !isUuid(id)
+        ? null
+        : await deps.db.transaction(async (tx) => {
+            const [file] = await tx.select().from(footage).where(eq(footage.id, id));
+            if (!file) return null;
+            await tx.select({ id: eventGames.id }).from(eventGames).where(eq(eventGames.id, file.gameId)).for('update');
+            const others = (await tx.select().from(footage).where(eq(footage.gameId, file.gameId))).filter((f) => f.id !== id);
+            const taken = others.find((f) => cameraKey(f.camera) === cameraKey(camera));
+            if (taken) return { taken: FOOTAGE.cameraTaken(taken.camera, nextCameraName([...others.map((f) => f.camera), camera])) };
+            const [row] = await tx.update(footage).set({ camera }).where(eq(footage.id, id)).returning();
+            return { row: row!, was: file.camera };
+          });
+      if (!outcome) return apiError(c, 404, 'NOT_FOUND', 'Not found');
+      if ('taken' in outcome) return apiError(c, 409, 'CAMERA_TAKEN', outcome.taken!);
+      await audit(deps.db, { actorId: c.var.viewer.userId, action: 'footage.rename', subjectUserId: null, details: { footageId: id, from: outcome.was, to: camera } });
+      await publishFootage(deps, outcome.row.eventId, id);
+      return c.json(footageDto(outcome.row));
     })
     .put('/footage/:id/offset', async (c) => {
       const id = c.req.param('id');
