@@ -339,7 +339,7 @@ export const FOOTAGE = {
   eventNeedsFields: 'Name, location and dates are required.',
   eventDayInvalid: 'Write days as YYYY-MM-DD.',
   lastDayBeforeFirst: 'The last day comes before the first.',
-  findGame: 'Find a game',
+  findGame: 'Find by name or court',
   showArchivedGames: (n: number) => `Show archived games (${n})`,
   hideArchivedGames: 'Hide archived games',
   noGamesMatch: 'No game matches this search.',
@@ -349,6 +349,7 @@ export const FOOTAGE = {
   renamed: 'Camera renamed.',
   cameraFor: (file: string) => `Camera for ${file}`,
   uploadMany: (n: number) => `Upload ${n} files`,
+  filesToUpload: 'Files to upload',
   dropHere: 'Drop camera files here, or choose them: each gets the next free camera name, which you can change.',
   removeFile: (file: string) => `Remove ${file}`,
   /** How the event's reels are made (issue 34, item 3): families pay before or after seeing one. */

@@ -55,7 +55,7 @@ it('a fresh install has no events; a footage event takes no payment before a pre
   await adm.page.getByRole('button', { name: FOOTAGE.newEvent }).click();
   await adm.page.getByLabel(FOOTAGE.eventName).fill('Spring Showcase');
   await adm.page.getByLabel(FOOTAGE.location).fill('Dallas, TX');
-  await adm.page.getByLabel(FOOTAGE.dates).fill('Apr 4');
+  await adm.page.getByLabel(FOOTAGE.firstDay).fill('2027-04-04');
   expect(await adm.page.getByLabel(FOOTAGE.reelSource).inputValue()).toBe('footage');
   await shot(adm.page, 'event-reels-02-new-event-1280');
   await adm.page.getByRole('button', { name: FOOTAGE.createEvent }).click();

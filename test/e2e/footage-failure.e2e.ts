@@ -92,6 +92,10 @@ it('a file whose indexing failed shows it is waiting for its retry, with no prog
   // lists the job in plain words, the tool's own one click away.
   fs.writeFileSync(refusing, '');
   await page.goto(`${product.url}/admin/footage`);
+  // Its camera indexed, the game opens closed: its header opens it.
+  const header = game.getByRole('button', { name: /^Game 7 vs Hawks/ });
+  await expect.poll(() => header.getAttribute('aria-expanded')).toBe('false');
+  await header.click();
   await game.getByLabel(FOOTAGE.file).setInputFiles(path.join(tmp, 'camera-1.mp4'));
   await game.getByRole('button', { name: FOOTAGE.upload }).click();
   const second = game.getByTestId('footage-row').filter({ hasText: 'Camera 2' });

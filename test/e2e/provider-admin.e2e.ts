@@ -63,6 +63,9 @@ it('damaged footage says so plainly and can be re-indexed; camera names are dist
   // The suggestion comes from the server's list: the same after a reload.
   await page.reload();
   await page.getByLabel(FOOTAGE.event).selectOption({ label: 'Austin Fall League' });
+  // A game whose cameras are all indexed opens closed: its header opens it.
+  const header = game.getByRole('button', { name: /^Game 7 vs Hornets/ });
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
   await rows.filter({ hasText: 'Camera 1' }).waitFor();
   await expect.poll(() => camera.inputValue()).toBe('Camera 2');
 

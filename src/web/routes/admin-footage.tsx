@@ -1,11 +1,14 @@
 // /admin/footage: events and their games, and each game's footage by camera, uploaded
-// resumably and indexed for faces with live progress.
-import { useEffect, useState, type ComponentProps } from 'react';
+// resumably (several files at once) and indexed for faces with live progress. An event is chosen
+// from the list; its games are found by a search, archived ones hidden until asked for, and each
+// opens from a header that says where its cameras stand (issue 36 item 2).
+import { useEffect, useState } from 'react';
 import { FOOTAGE } from '../../common/admin-messages';
 import { AdminPageHeader } from '../features/admin/page-header';
-import { useAddGame, useAdminEvents, useCreateEvent, useEventFootage, useUpdateEvent, useUpdateGame, type AdminEvent } from '../features/footage/api';
-import { FootageList } from '../features/footage/footage-list';
-import { FootageUpload } from '../features/footage/footage-upload';
+import { cameraKey } from '../../common/camera-names';
+import { useAddGame, useAdminEvents, useEventFootage, useUpdateEvent, type AdminEvent } from '../features/footage/api';
+import { EventForm, ReelSourceSelect } from '../features/footage/event-form';
+import { GameCard } from '../features/footage/game-card';
 import { RosterCard } from '../features/footage/rosters';
 import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
@@ -13,67 +16,6 @@ import { Button } from '../ui/button';
 import { Card, CardTitle } from '../ui/card';
 import { Field, Input, NativeSelect } from '../ui/form-controls';
 import { Spinner } from '../ui/spinner';
-
-function NewEventForm({ onCreated }: { onCreated: (id: string) => void }) {
-  const create = useCreateEvent();
-  const [open, setOpen] = useState(false);
-  if (!open)
-    return (
-      <Button variant="outline" onClick={() => setOpen(true)}>
-        {FOOTAGE.newEvent}
-      </Button>
-    );
-  return (
-    <form
-      className="grid gap-3 sm:grid-cols-[1fr_1fr_10rem] lg:grid-cols-[1fr_1fr_10rem_12rem_auto] sm:items-end"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        create.mutate(
-          {
-            name: String(data.get('name') ?? ''),
-            location: String(data.get('location') ?? ''),
-            dates: String(data.get('dates') ?? ''),
-            reelSource: data.get('reelSource') === 'hand' ? 'hand' : 'footage',
-          },
-          {
-            onSuccess: ({ id }) => {
-              notify.success({ title: FOOTAGE.eventCreated, description: '' });
-              setOpen(false);
-              onCreated(id);
-            },
-            onError: (error) => notify.error({ title: FOOTAGE.actionFailed, description: error.message }),
-          },
-        );
-      }}
-    >
-      <Field label={FOOTAGE.eventName}>
-        <Input name="name" required maxLength={120} />
-      </Field>
-      <Field label={FOOTAGE.location}>
-        <Input name="location" required maxLength={120} />
-      </Field>
-      <Field label={FOOTAGE.dates}>
-        <Input name="dates" required maxLength={60} placeholder="Mar 7-8" />
-      </Field>
-      <Field label={FOOTAGE.reelSource}>
-        <ReelSourceSelect name="reelSource" defaultValue="footage" />
-      </Field>
-      <Button type="submit" disabled={create.isPending}>
-        {FOOTAGE.createEvent}
-      </Button>
-    </form>
-  );
-}
-
-function ReelSourceSelect(props: ComponentProps<typeof NativeSelect>) {
-  return (
-    <NativeSelect {...props}>
-      <option value="footage">{FOOTAGE.reelSources.footage}</option>
-      <option value="hand">{FOOTAGE.reelSources.hand}</option>
-    </NativeSelect>
-  );
-}
 
 function AddGameForm({ eventId }: { eventId: string }) {
   const add = useAddGame();
@@ -113,14 +55,20 @@ function AddGameForm({ eventId }: { eventId: string }) {
   );
 }
 
-function EventFootage({ event }: { event: AdminEvent }) {
+function EventFootage({ event, search }: { event: AdminEvent; search: string }) {
   const footage = useEventFootage(event.id);
   const updateEvent = useUpdateEvent();
-  const updateGame = useUpdateGame();
+  const [editing, setEditing] = useState(false);
+  const [showArchived, setShowArchived] = useState(false);
   const hasFootage = Boolean(footage.data?.length);
   useEffect(() => {
     if (footage.isError) notify.error({ title: FOOTAGE.actionFailed, description: FOOTAGE.loadFailed });
   }, [footage.isError]);
+  // The event's cameras: a game without one of them shows it missing.
+  const eventCameras = [...new Map((footage.data ?? []).map((f) => [cameraKey(f.camera), f.camera])).values()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const needle = search.trim().toLowerCase();
+  const archivedCount = event.games.filter((g) => g.archived).length;
+  const games = event.games.filter((g) => (showArchived || !g.archived) && (!needle || `${g.label} ${g.court ?? ''}`.toLowerCase().includes(needle)));
   return (
     <>
       <Card className="mb-6">
@@ -133,10 +81,20 @@ function EventFootage({ event }: { event: AdminEvent }) {
               </span>
             )}
           </CardTitle>
-          <Button size="sm" variant="ghost" onClick={() => updateEvent.mutate({ id: event.id, archived: !event.archived })}>
-            {event.archived ? FOOTAGE.restoreEvent : FOOTAGE.archiveEvent}
-          </Button>
+          <div className="flex gap-1">
+            <Button size="sm" variant="outline" onClick={() => setEditing(!editing)}>
+              {FOOTAGE.editEvent}
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => updateEvent.mutate({ id: event.id, archived: !event.archived })}>
+              {event.archived ? FOOTAGE.restoreEvent : FOOTAGE.archiveEvent}
+            </Button>
+          </div>
         </div>
+        {editing && (
+          <div className="mb-4 rounded-lg border border-neutral-800 p-3">
+            <EventForm event={event} onDone={() => setEditing(false)} onCancel={() => setEditing(false)} />
+          </div>
+        )}
         <div className="mb-4 max-w-md">
           <Field label={FOOTAGE.reelSource} hint={hasFootage && event.reelSource === 'hand' ? FOOTAGE.reelSourceFootageIn : FOOTAGE.reelSourceHints[event.reelSource]}>
             <ReelSourceSelect
@@ -157,30 +115,25 @@ function EventFootage({ event }: { event: AdminEvent }) {
         <AddGameForm eventId={event.id} />
       </Card>
       <RosterCard eventId={event.id} />
-      <h2 className="mb-4 font-display text-2xl uppercase tracking-wide text-white">{FOOTAGE.games}</h2>
-      {!event.games.length && <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300">{FOOTAGE.noGames}</p>}
-      <div className="flex flex-col gap-4">
-        {event.games.map((game) => {
-          const files = footage.data?.filter((f) => f.gameId === game.id) ?? [];
-          return (
-            <Card key={game.id} data-testid="game-card" aria-label={game.label}>
-              <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-                <h3 className="text-lg font-semibold text-white">
-                  {game.label}
-                  {game.court && <span className="font-normal text-neutral-300"> · {game.court}</span>}
-                  {game.startsAt && <span className="font-normal text-neutral-300"> · {new Date(game.startsAt).toLocaleString()}</span>}
-                  {game.archived && <span className="ml-2 rounded bg-neutral-800 px-2 py-0.5 text-xs text-neutral-200">{FOOTAGE.archived}</span>}
-                </h3>
-                <Button size="sm" variant="ghost" onClick={() => updateGame.mutate({ id: game.id, archived: !game.archived })}>
-                  {game.archived ? FOOTAGE.restoreGame : FOOTAGE.archiveGame}
-                </Button>
-              </div>
-              {footage.isPending ? <Spinner label="Loading footage" /> : <FootageList files={files} />}
-              {!game.archived && <FootageUpload gameId={game.id} files={files} />}
-            </Card>
-          );
-        })}
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <h2 className="font-display text-2xl uppercase tracking-wide text-white">{FOOTAGE.games}</h2>
+        {archivedCount > 0 && (
+          <Button size="sm" variant="ghost" onClick={() => setShowArchived(!showArchived)}>
+            {showArchived ? FOOTAGE.hideArchivedGames : FOOTAGE.showArchivedGames(archivedCount)}
+          </Button>
+        )}
       </div>
+      {!event.games.length && <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300">{FOOTAGE.noGames}</p>}
+      {event.games.length > 0 && !games.length && needle && <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300">{FOOTAGE.noGamesMatch}</p>}
+      {footage.isPending ? (
+        <Spinner label="Loading footage" />
+      ) : (
+        <div className="flex flex-col gap-4">
+          {games.map((game) => (
+            <GameCard key={game.id} game={game} files={footage.data?.filter((f) => f.gameId === game.id) ?? []} eventCameras={eventCameras} />
+          ))}
+        </div>
+      )}
     </>
   );
 }
@@ -189,6 +142,8 @@ export default function AdminFootagePage() {
   usePageTitle(PAGE_TITLES['/admin/footage']);
   const events = useAdminEvents();
   const [selected, setSelected] = useState<string>('');
+  const [creating, setCreating] = useState(false);
+  const [search, setSearch] = useState('');
   const list = events.data ?? [];
   const event = list.find((e) => e.id === selected) ?? list.find((e) => !e.archived) ?? list[0];
   return (
@@ -207,12 +162,26 @@ export default function AdminFootagePage() {
             </NativeSelect>
           </Field>
         )}
-        <NewEventForm onCreated={setSelected} />
+        {list.length > 0 && (
+          <Field label={FOOTAGE.findGame} className="min-w-56">
+            <Input type="search" value={search} maxLength={80} onChange={(e) => setSearch(e.target.value)} />
+          </Field>
+        )}
+        {!creating && (
+          <Button variant="outline" onClick={() => setCreating(true)}>
+            {FOOTAGE.newEvent}
+          </Button>
+        )}
       </div>
+      {creating && (
+        <Card className="mb-6">
+          <EventForm onDone={(id) => (setSelected(id), setCreating(false))} onCancel={() => setCreating(false)} />
+        </Card>
+      )}
       {events.isPending ? (
         <Spinner label="Loading events" />
       ) : event ? (
-        <EventFootage event={event} />
+        <EventFootage key={event.id} event={event} search={search} />
       ) : (
         <p className="rounded-xl border border-neutral-800 p-8 text-center text-neutral-300" data-testid="no-events">
           {FOOTAGE.noEvents}

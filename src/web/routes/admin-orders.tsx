@@ -2,19 +2,19 @@
 // event, amount, status, payment and refunds; searched and filtered (in the address, so a view
 // can be shared), totalled, downloaded as CSV, and refunded (issue 36 item 3).
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { ADMIN, ORDER_FILTERS as F, REFUNDS } from '../../common/admin-messages';
 import { type AdminOrder, type OrdersFilter, ordersQueryOf, useOrders } from '../features/admin/api';
 import { OrderTotals } from '../features/admin/order-totals';
 import { AdminPageHeader } from '../features/admin/page-header';
 import { PromoCodes } from '../features/admin/promo-codes';
 import { dollars, RefundDialog, refundableCents } from '../features/admin/refund-dialog';
+import { SelectFilter, useTypedSearch, useUrlFilters } from '../features/admin/url-filters';
 import { useEvents } from '../features/requests/api';
 import { cn } from '../lib/cn';
 import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
 import { Button } from '../ui/button';
-import { Input, NativeSelect } from '../ui/form-controls';
+import { Input } from '../ui/form-controls';
 import { Spinner } from '../ui/spinner';
 
 const BADGE: Record<string, string> = {
@@ -23,31 +23,13 @@ const BADGE: Record<string, string> = {
   refunded: 'bg-purple-950 text-purple-200',
 };
 const STATUSES = ['completed', 'pending', 'refunded', 'failed', 'expired'] as const;
-type FilterKey = Exclude<keyof OrdersFilter, 'page'>;
+const FILTER_KEYS = ['q', 'status', 'event', 'from', 'to'] as const;
 
 export default function AdminOrdersPage() {
   usePageTitle(PAGE_TITLES['/admin/orders']);
-  const [params, setParams] = useSearchParams();
-  const filter: OrdersFilter = {
-    q: params.get('q') ?? '',
-    status: params.get('status') ?? '',
-    event: params.get('event') ?? '',
-    from: params.get('from') ?? '',
-    to: params.get('to') ?? '',
-    page: Number(params.get('page')) || 1,
-  };
-  const set = (changes: Partial<Record<FilterKey | 'page', string>>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) if (v) next.set(k, v);
-    else next.delete(k);
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
-  const [typed, setTyped] = useState(filter.q);
-  useEffect(() => {
-    const timer = setTimeout(() => typed.trim() !== filter.q && set({ q: typed.trim() }), 300);
-    return () => clearTimeout(timer);
-  });
+  const { values, page, set, clear } = useUrlFilters(FILTER_KEYS);
+  const filter: OrdersFilter = { ...values, page };
+  const [typed, setTyped] = useTypedSearch(filter.q, (q) => set({ q }));
   const orders = useOrders(filter);
   const events = useEvents();
   const [refunding, setRefunding] = useState<AdminOrder | null>(null);
@@ -67,28 +49,8 @@ export default function AdminOrdersPage() {
           {F.search}
           <Input type="search" value={typed} maxLength={200} onChange={(e) => setTyped(e.target.value)} />
         </label>
-        <label className="flex flex-col gap-1 text-sm text-neutral-200">
-          {F.status}
-          <NativeSelect value={filter.status} onChange={(e) => set({ status: e.target.value })}>
-            <option value="">{F.anyStatus}</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </NativeSelect>
-        </label>
-        <label className="flex flex-col gap-1 text-sm text-neutral-200">
-          {F.event}
-          <NativeSelect value={filter.event} onChange={(e) => set({ event: e.target.value })}>
-            <option value="">{F.anyEvent}</option>
-            {(events.data ?? []).map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.name}
-              </option>
-            ))}
-          </NativeSelect>
-        </label>
+        <SelectFilter label={F.status} value={filter.status} any={F.anyStatus} options={STATUSES.map((s) => ({ value: s, label: s }))} onChange={(status) => set({ status })} />
+        <SelectFilter label={F.event} value={filter.event} any={F.anyEvent} options={(events.data ?? []).map((e) => ({ value: e.id, label: e.name }))} onChange={(event) => set({ event })} />
         <label className="flex flex-col gap-1 text-sm text-neutral-200">
           {F.from}
           <Input type="date" value={filter.from} max={filter.to || undefined} onChange={(e) => set({ from: e.target.value })} />
@@ -110,7 +72,7 @@ export default function AdminOrdersPage() {
             variant="ghost"
             onClick={() => {
               setTyped('');
-              setParams(new URLSearchParams(), { replace: true });
+              clear();
             }}
           >
             {F.clear}

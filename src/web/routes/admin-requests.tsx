@@ -2,18 +2,19 @@
 // where it stands, whether it is paid and how long it has waited; filtered by state and event,
 // searched; opening one goes to its review. Requests waiting for approval are approved one by one
 // or several at once, after a confirmation that says what happens next.
-import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { ADMIN } from '../../common/admin-messages';
 import { type QueueRequest, useApproveRequests, useRequestQueue } from '../features/admin/api';
 import { AdminPageHeader } from '../features/admin/page-header';
+import { SelectFilter, useTypedSearch, useUrlFilters } from '../features/admin/url-filters';
 import { useEvents } from '../features/requests/api';
 import { cn } from '../lib/cn';
 import { notify } from '../lib/toast';
 import { PAGE_TITLES, usePageTitle } from '../page-titles';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent, DialogFooter } from '../ui/dialog';
-import { Input, NativeSelect } from '../ui/form-controls';
+import { Input } from '../ui/form-controls';
 import { Spinner } from '../ui/spinner';
 
 const T = ADMIN.queue;
@@ -26,20 +27,9 @@ const STATE_BADGE: Record<string, string> = {
 export default function AdminRequestsPage() {
   usePageTitle(PAGE_TITLES['/admin/requests-queue']);
   // The filters live in the address, so a filtered queue can be bookmarked or shared with the team.
-  const [params, setParams] = useSearchParams();
-  const filter = { state: params.get('state') ?? '', event: params.get('event') ?? '', q: params.get('q') ?? '', page: Number(params.get('page')) || 1 };
-  const set = (changes: Partial<Record<'state' | 'event' | 'q' | 'page', string>>) => {
-    const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(changes)) if (v) next.set(k, v);
-    else next.delete(k);
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
-  const [typed, setTyped] = useState(filter.q);
-  useEffect(() => {
-    const timer = setTimeout(() => typed !== filter.q && set({ q: typed.trim() }), 300);
-    return () => clearTimeout(timer);
-  });
+  const { values, page, set } = useUrlFilters(['state', 'event', 'q'] as const);
+  const filter = { ...values, page };
+  const [typed, setTyped] = useTypedSearch(filter.q, (q) => set({ q }));
   const queue = useRequestQueue(filter);
   const events = useEvents();
   const approve = useApproveRequests();
@@ -68,28 +58,8 @@ export default function AdminRequestsPage() {
       <AdminPageHeader title={T.title} />
       <p className="mb-4 text-neutral-300">{T.help}</p>
       <form className="mb-4 grid gap-3 sm:grid-cols-[1fr_1fr_2fr]" role="search" onSubmit={(e) => e.preventDefault()}>
-        <label className="flex flex-col gap-1 text-sm text-neutral-200">
-          {T.state}
-          <NativeSelect value={filter.state} onChange={(e) => set({ state: e.target.value })}>
-            <option value="">{T.allStates}</option>
-            {Object.entries(T.states).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </NativeSelect>
-        </label>
-        <label className="flex flex-col gap-1 text-sm text-neutral-200">
-          {T.event}
-          <NativeSelect value={filter.event} onChange={(e) => set({ event: e.target.value })}>
-            <option value="">{T.allEvents}</option>
-            {(events.data ?? []).map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.name}
-              </option>
-            ))}
-          </NativeSelect>
-        </label>
+        <SelectFilter label={T.state} value={filter.state} any={T.allStates} options={Object.entries(T.states).map(([value, label]) => ({ value, label }))} onChange={(state) => set({ state })} />
+        <SelectFilter label={T.event} value={filter.event} any={T.allEvents} options={(events.data ?? []).map((e) => ({ value: e.id, label: e.name }))} onChange={(event) => set({ event })} />
         <label className="flex flex-col gap-1 text-sm text-neutral-200">
           {T.search}
           <Input type="search" value={typed} placeholder={T.searchPlaceholder} onChange={(e) => setTyped(e.target.value)} />

@@ -14,6 +14,9 @@ export interface AdminEvent {
   name: string;
   location: string;
   dates: string;
+  /** First and last day (YYYY-MM-DD); null for an event made before days were dates. */
+  startsOn: string | null;
+  endsOn: string | null;
   /** How its reels are made; footage uploaded makes them from footage whatever this says. */
   reelSource: 'footage' | 'hand';
   /** Sample data from `npm run seed:demo`. */
@@ -59,15 +62,23 @@ function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }) });
 }
 
-export const useCreateEvent = () => useAdminMutation((json: { name: string; location: string; dates: string; reelSource: 'footage' | 'hand' }) => requestJson<{ id: string }>('/api/admin/events', { method: 'POST', json }));
+export interface EventFields {
+  name: string;
+  location: string;
+  startsOn: string;
+  endsOn: string | null;
+  reelSource: 'footage' | 'hand';
+}
+export const useCreateEvent = () => useAdminMutation((json: EventFields) => requestJson<{ id: string }>('/api/admin/events', { method: 'POST', json }));
 export const useUpdateEvent = () =>
-  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean; reelSource?: 'footage' | 'hand' }) => requestJson(`/api/admin/events/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
+  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean } & Partial<EventFields>) => requestJson(`/api/admin/events/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
+export const useRenameCamera = () => useAdminMutation(({ id, camera }: { id: string; camera: string }) => requestJson<Footage>(`/api/admin/footage/${id}`, { method: 'PATCH', json: { camera } }));
 export const useAddGame = () =>
   useAdminMutation(({ eventId, ...json }: { eventId: string; label: string; court?: string | null; startsAt?: string | null }) =>
     requestJson<{ id: string }>(`/api/admin/events/${encodeURIComponent(eventId)}/games`, { method: 'POST', json }),
   );
 export const useUpdateGame = () =>
-  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean; reelSource?: 'footage' | 'hand' }) => requestJson(`/api/admin/games/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
+  useAdminMutation(({ id, ...json }: { id: string; archived?: boolean; label?: string; court?: string | null; startsAt?: string | null }) => requestJson(`/api/admin/games/${encodeURIComponent(id)}`, { method: 'PATCH', json }));
 export const useReindex = () => useAdminMutation((id: string) => requestJson(`/api/admin/footage/${id}/reindex`, { method: 'POST' }));
 export const useDeleteFootage = () => useAdminMutation((id: string) => requestJson(`/api/admin/footage/${id}`, { method: 'DELETE' }));
 export const useMatchAgain = () => useAdminMutation((requestId: string) => requestJson(`/api/admin/requests/${requestId}/match`, { method: 'POST' }));

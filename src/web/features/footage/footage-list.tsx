@@ -5,7 +5,9 @@ import { isDamagedFootage } from '../../../common/footage-state';
 import { cn } from '../../lib/cn';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
-import { type Footage, useDeleteFootage, useReindex } from './api';
+import { useState } from 'react';
+import { Input } from '../../ui/form-controls';
+import { type Footage, useDeleteFootage, useReindex, useRenameCamera } from './api';
 import { CameraOffset } from './camera-offset';
 
 const STATE_STYLE: Record<string, string> = {
@@ -32,9 +34,7 @@ export function FootageList({ files }: { files: Footage[] }) {
       {files.map((f) => (
         <li key={f.id} className="grid gap-2 rounded-lg bg-neutral-950/60 p-3 text-sm sm:grid-cols-[1fr_auto] sm:items-center" data-testid="footage-row">
           <div className="min-w-0">
-            <p className="font-semibold text-white">
-              {f.camera} <span className="font-normal text-neutral-300">· {f.originalName ?? 'footage'}</span>
-            </p>
+            <CameraName file={f} />
             <p className="text-neutral-300">
               {duration(f.durationSeconds)} · {f.width && f.height ? `${f.width}×${f.height}` : '—'} · {f.fps ? `${f.fps} fps` : '—'} · {size(f.sizeBytes)}
               {f.indexStats?.realTimeFactor ? FOOTAGE.indexedSpeed(f.indexStats.realTimeFactor, f.indexStats.keyframesOnly === 1) : ''}
@@ -84,5 +84,44 @@ export function FootageList({ files }: { files: Footage[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The camera's name and file, renamed in place (once per game: the server says when a name is taken). */
+function CameraName({ file: f }: { file: Footage }) {
+  const rename = useRenameCamera();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(f.camera);
+  if (!editing)
+    return (
+      <p className="flex flex-wrap items-center gap-2 font-semibold text-white">
+        {f.camera} <span className="font-normal text-neutral-300">· {f.originalName ?? 'footage'}</span>
+        <Button size="sm" variant="ghost" className="h-7 px-2 text-xs" onClick={() => (setName(f.camera), setEditing(true))} aria-label={`${FOOTAGE.rename} ${f.camera}`}>
+          {FOOTAGE.rename}
+        </Button>
+      </p>
+    );
+  return (
+    <form
+      className="flex flex-wrap items-center gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        rename.mutate(
+          { id: f.id, camera: name.trim() },
+          {
+            onSuccess: () => (notify.success({ title: FOOTAGE.renamed, description: '' }), setEditing(false)),
+            onError: (error) => notify.error({ title: FOOTAGE.actionFailed, description: error.message }),
+          },
+        );
+      }}
+    >
+      <Input className="h-8 w-40" aria-label={`${FOOTAGE.camera}: ${f.originalName ?? f.camera}`} value={name} maxLength={60} required onChange={(e) => setName(e.target.value)} autoFocus />
+      <Button type="submit" size="sm" disabled={rename.isPending}>
+        {FOOTAGE.save}
+      </Button>
+      <Button type="button" size="sm" variant="ghost" onClick={() => setEditing(false)}>
+        {FOOTAGE.cancel}
+      </Button>
+    </form>
   );
 }
