@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { admins, events, user } from '../../src/server/db/schema';
 import { noDatabaseIn } from '../../src/server/admin/service';
-import { createPostgresDatabase, createVerifiedUser, startTestApp } from '../support/app';
+import { createPostgresDatabase, createVerifiedUser, sessionNoticeFor, startTestApp } from '../support/app';
 import { enrolByApi } from '../support/two-factor';
 import { openPgliteFromTemplate } from '../support/pglite-template';
 
@@ -245,8 +245,11 @@ describe('admin CLI while the server runs on the embedded database (issue 8: the
       expect(unconfirmedRun.stderr).toContain('is not confirmed yet');
       expect((await run('grant', 'nobody.cli@example.com')).stderr).toContain('No account with the email');
 
+      const heard = sessionNoticeFor(app, owner.userId, 30_000);
       const revoked = await run('revoke', owner.email);
       expect(revoked.stdout).toContain('is no longer an admin');
+      // The server's session cache forgets the admin when the database's notice reaches it.
+      await heard;
       expect((await app.fetch('/api/admin/whoami', { cookie: owner.cookie })).status).toBe(403);
       // The channel is the server's own: a wrong secret gets nothing.
       fs.writeFileSync(path.join(app.dataDir, 'admin-channel.key'), 'wrong');
@@ -256,5 +259,5 @@ describe('admin CLI while the server runs on the embedded database (issue 8: the
       fs.rmSync(lock, { force: true });
       await app.close();
     }
-  });
+  }, 90_000);
 });

@@ -176,9 +176,9 @@ export async function markVerified(app: TestApp, email: string): Promise<void> {
  * notice travels on its own connection, so a test that writes a session or admins row waits for
  * it before asking the app again, as the session cache does (auth/viewer-cache.ts).
  */
-export function sessionNoticeFor(app: TestApp, userId: string): Promise<void> {
+export function sessionNoticeFor(app: TestApp, userId: string, timeoutMs = 1000): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no session notice within 1 s')), 1000);
+    const timer = setTimeout(() => reject(new Error(`no session notice within ${timeoutMs} ms`)), timeoutMs);
     const unsubscribe = app.server.deps.bus.subscribe((event) => {
       if (event.topic === 'sessions' && event.userId === userId) {
         clearTimeout(timer);

@@ -8,6 +8,7 @@ import { Hono, type Context } from 'hono';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { ADMIN, REFUNDS } from '../../common/admin-messages';
+import { hasControlCharacters } from '../../common/schemas';
 import { eraseAccount } from '../accounts/erasure';
 import { archiveWaitingList, listWaitingList, waitingListCsv } from '../accounts/waiting-list';
 import { audit } from '../audit/log';
@@ -43,7 +44,7 @@ const promoDto = (p: { code: string; discountPercent: number; active: boolean; e
 const refundSchema = z
   .object({
     amountCents: z.number({ message: REFUNDS.badAmount }).int(REFUNDS.badAmount).min(1, REFUNDS.badAmount).max(10_000_000, REFUNDS.badAmount).optional(),
-    reason: z.string().trim().max(500, 'Keep the reason under 500 characters.').optional(),
+    reason: z.string().trim().max(500, 'Keep the reason under 500 characters.').refine((v) => !hasControlCharacters(v), 'Keep the reason to plain text.').optional(),
   })
   .strict();
 /** At most a page of the queue approved at once. */

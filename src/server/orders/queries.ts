@@ -6,6 +6,7 @@ import { and, desc, eq, gte, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ORDER_FILTERS } from '../../common/admin-messages';
+import { hasControlCharacters } from '../../common/schemas';
 import type { Db } from '../db/client';
 import { containing } from '../db/like';
 import { highlightRequests, orders, userProfiles } from '../db/schema';
@@ -30,7 +31,7 @@ const isTimeZone = (v: string) => {
 
 export const ordersQuerySchema = z
   .object({
-    q: z.string().trim().max(200, ORDER_FILTERS.tooLong).optional(),
+    q: z.string().trim().max(200, ORDER_FILTERS.tooLong).refine((v) => !hasControlCharacters(v), ORDER_FILTERS.tooLong).optional(),
     status: z.enum(ORDER_STATUSES, { message: ORDER_FILTERS.badStatus }).optional(),
     event: z.string().trim().max(200, ORDER_FILTERS.tooLong).optional(),
     from: z.string().refine(isDay, ORDER_FILTERS.badDate).optional(),
