@@ -2,16 +2,15 @@
 // the event and the refunds; searched by family, athlete, e-mail, code or order; filtered by
 // date, event and status; totalled per day and per event; and the same rows as a CSV file.
 // Also which of a user's requests are paid for.
-import { and, desc, eq, gte, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ORDER_FILTERS } from '../../common/admin-messages';
 import { hasControlCharacters } from '../../common/schemas';
 import type { Db } from '../db/client';
 import { containing } from '../db/like';
-import { highlightRequests, orders, userProfiles } from '../db/schema';
+import { highlightRequests, orders, refunds, userProfiles } from '../db/schema';
 import { csvText } from '../http/csv-file';
-import { refundsOf } from '../payments/refunds';
 
 export const ORDERS_PAGE_SIZE = 25;
 /** A CSV export holds at most this many orders (a season's are far fewer). */
@@ -203,6 +202,14 @@ async function orderTotals(db: Db, query: OrdersQuery) {
   ]);
   const net = <T extends { grossCents: number; refundedCents: number }>(t: T) => ({ ...t, netCents: t.grossCents - t.refundedCents });
   return { ...net(all[0] ?? { orders: 0, grossCents: 0, refundedCents: 0 }), byDay: byDay.map(net), byEvent: byEvent.map(net) };
+}
+
+/** The refunds of these orders, oldest first (payments/refunds.ts makes them). */
+async function refundsOf(db: Db, orderIds: string[]): Promise<Map<string, Array<typeof refunds.$inferSelect>>> {
+  const rows = orderIds.length ? await db.select().from(refunds).where(inArray(refunds.orderId, orderIds)).orderBy(refunds.createdAt) : [];
+  const byOrder = new Map<string, Array<typeof refunds.$inferSelect>>();
+  for (const row of rows) byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), row]);
+  return byOrder;
 }
 
 const money = (cents: number) => (cents / 100).toFixed(2);

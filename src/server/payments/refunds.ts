@@ -203,11 +203,3 @@ async function tellFamily(deps: Pick<AppDeps, 'db' | 'mailer' | 'config'>, order
     { id: jobIdFor(`refund:${refund.id}`) },
   );
 }
-
-/** The refunds of these orders, oldest first, for the admins' list and the family's dashboard. */
-export async function refundsOf(db: Db, orderIds: string[]): Promise<Map<string, Refund[]>> {
-  const rows = orderIds.length ? await db.select().from(refunds).where(inArray(refunds.orderId, orderIds)).orderBy(refunds.createdAt) : [];
-  const byOrder = new Map<string, Refund[]>();
-  for (const row of rows) byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), row]);
-  return byOrder;
-}
