@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../src/server/db/client';
 import { admins, events, user } from '../../src/server/db/schema';
 import { noDatabaseIn } from '../../src/server/admin/service';
@@ -18,6 +18,9 @@ import { openPgliteFromTemplate } from '../support/pglite-template';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const adminUrl = process.env.TEST_DATABASE_URL;
+// Each test starts the command line (and the embedded database) a few times: seconds each, and
+// several times that on a busy machine running other test files beside it.
+vi.setConfig({ testTimeout: 120_000 });
 
 let dataDir: string;
 let databaseUrl: string | null = null;
@@ -53,7 +56,7 @@ function cli(...args: string[]): Promise<Run> {
     execFile(
       tsx,
       [path.join(root, 'src/server/cli/admin.ts'), ...args],
-      { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' }, timeout: 30_000 },
+      { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' }, timeout: 90_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
@@ -218,7 +221,7 @@ describe('admin CLI while the server runs on the embedded database (issue 8: the
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, holder: 'the web server' }));
     const run = (...args: string[]) =>
       new Promise<Run>((resolve) => {
-        execFile(tsx, [path.join(root, 'src/server/cli/admin.ts'), ...args], { cwd: root, env: { ...process.env, DATA_DIR: app.dataDir, DATABASE_URL: '' }, timeout: 30_000 }, (error, stdout, stderr) =>
+        execFile(tsx, [path.join(root, 'src/server/cli/admin.ts'), ...args], { cwd: root, env: { ...process.env, DATA_DIR: app.dataDir, DATABASE_URL: '' }, timeout: 90_000 }, (error, stdout, stderr) =>
           resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
         );
       });
