@@ -6,6 +6,7 @@ import { and, desc, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-o
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ORDER_FILTERS } from '../../common/admin-messages';
+import { ORDER_STATUSES } from '../../common/order-statuses';
 import { hasControlCharacters } from '../../common/schemas';
 import type { Db } from '../db/client';
 import { containing } from '../db/like';
@@ -15,7 +16,6 @@ import { csvText } from '../http/csv-file';
 export const ORDERS_PAGE_SIZE = 25;
 /** A CSV export holds at most this many orders (a season's are far fewer). */
 export const ORDERS_CSV_MAX = 50_000;
-export const ORDER_STATUSES = ['completed', 'pending', 'refunded', 'failed', 'expired'] as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);

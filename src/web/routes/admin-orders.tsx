@@ -3,6 +3,7 @@
 // can be shared), totalled, downloaded as CSV, and refunded (issue 36 item 3).
 import { useEffect, useState } from 'react';
 import { ADMIN, ORDER_FILTERS as F, REFUNDS } from '../../common/admin-messages';
+import { ORDER_STATUSES } from '../../common/order-statuses';
 import { type AdminOrder, type OrdersFilter, ordersQueryOf, useOrders } from '../features/admin/api';
 import { OrderTotals } from '../features/admin/order-totals';
 import { AdminPageHeader } from '../features/admin/page-header';
@@ -22,7 +23,6 @@ const BADGE: Record<string, string> = {
   pending: 'bg-yellow-950 text-yellow-200',
   refunded: 'bg-purple-950 text-purple-200',
 };
-const STATUSES = ['completed', 'pending', 'refunded', 'failed', 'expired'] as const;
 const FILTER_KEYS = ['q', 'status', 'event', 'from', 'to'] as const;
 
 export default function AdminOrdersPage() {
@@ -49,7 +49,7 @@ export default function AdminOrdersPage() {
           {F.search}
           <Input type="search" value={typed} maxLength={200} onChange={(e) => setTyped(e.target.value)} />
         </label>
-        <SelectFilter label={F.status} value={filter.status} any={F.anyStatus} options={STATUSES.map((s) => ({ value: s, label: s }))} onChange={(status) => set({ status })} />
+        <SelectFilter label={F.status} value={filter.status} any={F.anyStatus} options={ORDER_STATUSES.map((s) => ({ value: s, label: s }))} onChange={(status) => set({ status })} />
         <SelectFilter label={F.event} value={filter.event} any={F.anyEvent} options={(events.data ?? []).map((e) => ({ value: e.id, label: e.name }))} onChange={(event) => set({ event })} />
         <label className="flex flex-col gap-1 text-sm text-neutral-200">
           {F.from}
