@@ -1,5 +1,21 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { chestRegion, jerseyOf, numberOfWords } from './numbers';
+import { chestRegion, hasDigitShapedMark, jerseyOf, numberOfWords, readNumberIn } from './numbers';
+
+/** A shirt region of 220 × 240 as grey, with `text` printed on it (DejaVu, as the footage tests draw numbers). */
+async function shirt(options: { shirt: string; ink?: string; text?: string; size?: number; grain?: number }) {
+  const text = options.text ? `<text x="110" y="170" font-family="DejaVu Sans" font-weight="bold" font-size="${options.size ?? 110}" fill="${options.ink}" text-anchor="middle">${options.text}</text>` : '';
+  const svg = `<svg width="220" height="240"><rect width="220" height="240" fill="${options.shirt}"/>${text}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  // Camera grain: a little noise on every pixel.
+  let seed = 3;
+  const grain = options.grain ?? 6;
+  for (let i = 0; i < data.length; i++) data[i] = Math.max(0, Math.min(255, data[i]! + Math.round((((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5) * 2 * grain)));
+  const rgb = { data: new Uint8Array(data), width: info.width, height: info.height };
+  const grey = (await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).grayscale().raw().toBuffer());
+  return { rgb, grey: new Uint8Array(grey), width: info.width, height: info.height };
+}
+
 
 describe('a track’s jersey number', () => {
   it('is the number read most often, at least twice', () => {
@@ -34,4 +50,31 @@ describe('the number among the words read on a shirt', () => {
     expect(numberOfWords([{ text: '2023', confidence: 95 }])).toBeNull();
     expect(numberOfWords([{ text: '12', confidence: 90 }, { text: '4', confidence: 85 }])).toBeNull();
   });
+});
+
+describe('a mark shaped like a printed digit (the reader skips regions without one)', () => {
+  it('is found for a number of either polarity, one digit or two', async () => {
+    const white = await shirt({ shirt: '#1f3a93', ink: '#ffffff', text: '23' });
+    expect(hasDigitShapedMark(white.grey, white.width, white.height, (v) => v > 200)).toBe(true);
+    const dark = await shirt({ shirt: '#f0f0f0', ink: '#202020', text: '7' });
+    expect(hasDigitShapedMark(dark.grey, dark.width, dark.height, (v) => v < 100)).toBe(true);
+    // A small number (a tenth of the region high and more) still counts.
+    const small = await shirt({ shirt: '#1f3a93', ink: '#ffffff', text: '4', size: 36 });
+    expect(hasDigitShapedMark(small.grey, small.width, small.height, (v) => v > 200)).toBe(true);
+  });
+
+  it('is not found on a plain shirt with grain, nor in a solid block of ink', async () => {
+    const plain = await shirt({ shirt: '#1f3a93', grain: 20 });
+    const median = [...plain.grey].sort((a, b) => a - b)[plain.grey.length >> 1]!;
+    expect(hasDigitShapedMark(plain.grey, plain.width, plain.height, (v) => Math.abs(v - median) > 40)).toBe(false);
+    const block = new Uint8Array(100 * 100).map((_, i) => (i % 100 > 20 && i % 100 < 80 && i > 2000 && i < 8000 ? 255 : 0));
+    expect(hasDigitShapedMark(block, 100, 100, (v) => v > 200)).toBe(false);
+  });
+
+  it('lets the reader read a printed number, and spares it a plain shirt', async () => {
+    const numbered = await shirt({ shirt: '#1f3a93', ink: '#ffffff', text: '23' });
+    expect(await readNumberIn(numbered.rgb, { x: 0, y: 0, w: 220, h: 240 })).toMatchObject({ number: 23 });
+    const plain = await shirt({ shirt: '#1f3a93', grain: 20 });
+    expect(await readNumberIn(plain.rgb, { x: 0, y: 0, w: 220, h: 240 })).toBeNull();
+  }, 60_000);
 });

@@ -75,10 +75,19 @@ export async function readNumberIn(frame: RgbFrame, region: Box): Promise<Jersey
   const light = Math.max(150, sorted[Math.floor(sorted.length * INK_SHARE_LIGHT)]!);
   const dark = Math.min(100, sorted[Math.floor(sorted.length * INK_SHARE_DARK)]!);
   const median = sorted[sorted.length >> 1]!;
+  // Tesseract costs about 50 ms a look; a region with no mark shaped like a printed digit (a plain
+  // shirt, a face, the court) is not read at all, and an ink look only where that ink has one.
+  // Ink, for that question, also stands out from the shirt's grey: the darkest tenth of a plain
+  // shirt's grain is no number.
+  const lightInk = (v: number) => v > light;
+  const darkInk = (v: number) => v < dark;
+  const lightMarks = hasDigitShapedMark(grey, info.width, info.height, (v) => lightInk(v) && v - median > CONTRAST_INK);
+  const darkMarks = hasDigitShapedMark(grey, info.width, info.height, (v) => darkInk(v) && median - v > CONTRAST_INK);
+  if (!lightMarks && !darkMarks && !hasDigitShapedMark(grey, info.width, info.height, (v) => Math.abs(v - median) > CONTRAST_INK)) return null;
   const looks = [
     { pixels: grey, mode: 'SINGLE_LINE', margin: median },
-    { pixels: grey.map((v) => (v > light ? 0 : 255)), mode: 'SPARSE_TEXT', margin: 255 },
-    { pixels: grey.map((v) => (v < dark ? 0 : 255)), mode: 'SPARSE_TEXT', margin: 255 },
+    ...(lightMarks ? [{ pixels: grey.map((v) => (lightInk(v) ? 0 : 255)), mode: 'SPARSE_TEXT', margin: 255 } as const] : []),
+    ...(darkMarks ? [{ pixels: grey.map((v) => (darkInk(v) ? 0 : 255)), mode: 'SPARSE_TEXT', margin: 255 } as const] : []),
   ] as const;
   // A margin of the shirt's own grey (or of paper): digits that touch the region's edge are not read.
   const pad = Math.round(info.height * 0.15);
@@ -108,6 +117,49 @@ export async function readNumberIn(frame: RgbFrame, region: Box): Promise<Jersey
 /** The lightest and darkest shares of a region taken as a number's ink (a number covers less than a tenth of the chest). */
 const INK_SHARE_LIGHT = 0.9;
 const INK_SHARE_DARK = 0.1;
+/** How far from the shirt's grey (the region's median) ink lies: a number is printed to stand out. */
+const CONTRAST_INK = 20;
+
+/**
+ * Whether the ink (pixels for which `ink` holds) forms a mark shaped like a printed digit or two
+ * touching ones: 10 to 95 % of the region's height, no wider than two and a half times its
+ * height, and not a solid block. Deliberately loose: it only spares Tesseract regions that
+ * cannot hold a number.
+ */
+export function hasDigitShapedMark(grey: Uint8Array, width: number, height: number, ink: (v: number) => boolean): boolean {
+  const seen = new Uint8Array(width * height);
+  const stack = new Int32Array(width * height);
+  for (let start = 0; start < grey.length; start++) {
+    if (seen[start] || !ink(grey[start]!)) continue;
+    // One mark: its 4-connected ink, with its box and size.
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    let count = 0;
+    let minX = width, maxX = -1, minY = height, maxY = -1;
+    while (top > 0) {
+      const i = stack[--top]!;
+      const x = i % width;
+      const y = (i - x) / width;
+      count++;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (x > 0 && !seen[i - 1] && ink(grey[i - 1]!)) (seen[i - 1] = 1), (stack[top++] = i - 1);
+      if (x < width - 1 && !seen[i + 1] && ink(grey[i + 1]!)) (seen[i + 1] = 1), (stack[top++] = i + 1);
+      if (y > 0 && !seen[i - width] && ink(grey[i - width]!)) (seen[i - width] = 1), (stack[top++] = i - width);
+      if (y < height - 1 && !seen[i + width] && ink(grey[i + width]!)) (seen[i + width] = 1), (stack[top++] = i + width);
+    }
+    const h = maxY - minY + 1;
+    const w = maxX - minX + 1;
+    const fill = count / (w * h);
+    if (h < height * 0.1 || h > height * 0.95 || w > h * 2.5 || w < h * 0.05) continue;
+    if (fill < 0.08 || (fill > 0.97 && w > h * 0.5)) continue;
+    return true;
+  }
+  return false;
+}
 
 /**
  * The shirt's number among the words read: the one- or two-digit words read with confidence;
