@@ -125,7 +125,7 @@ async function indexOnce(
   console.log(`  index / decode-only (every frame)      ${(decodeAll / indexS).toFixed(2).padStart(6)}`);
   console.log(`  stages, summed over threads: detect ${(sum('detectMs') / 1000).toFixed(1)} s (${(sum('detectMs') / sum('frames')).toFixed(0)} ms a frame), describe ${(sum('describeMs') / 1000).toFixed(1)} s (${sum('descriptors')} descriptors, ${(sum('describeMs') / Math.max(1, sum('descriptors'))).toFixed(0)} ms each), decode and the rest ${(indexS * pool.size - (sum('detectMs') + sum('describeMs')) / 1000).toFixed(1)} s`);
   console.log(`  detect: ${sum('fullLooks')} full looks, ${(sum('fullLookMs') / sum('fullLooks')).toFixed(0)} ms each; ${sum('followLooks')} looks around tracks, ${((sum('detectMs') - sum('fullLookMs')) / Math.max(1, sum('followLooks'))).toFixed(0)} ms each`);
-  console.log(`  ${sum('frames')} frames (${sum('fullLooks')} searched whole), ${sum('faces')} faces, ${tracks} tracks`);
+  console.log(`  ${sum('frames')} frames (${sum('fullLooks')} full looks, searching ${((100 * sum('fullLookShare')) / Math.max(1, sum('fullLooks'))).toFixed(0)}% of the frame on average), ${sum('faces')} faces, ${tracks} tracks`);
   if (settings.people) {
     const persons = parts.reduce((a, p) => a + p.people.length, 0);
     console.log(
@@ -299,10 +299,12 @@ async function matching() {
 }
 
 runBenchmark(async () => {
-  const speeds = process.env.BENCH_SKIP_INDEX ? null : await indexing();
+  // BENCH_SKIP_SPEEDS=1: the encodings matrix alone (its RESULT line then has no speeds).
+  const speeds = process.env.BENCH_SKIP_INDEX || process.env.BENCH_SKIP_SPEEDS ? null : await indexing();
   const matrix = process.env.BENCH_SKIP_INDEX || process.env.BENCH_SKIP_MATRIX ? null : await encodingMatrix();
   if (!process.env.BENCH_SKIP_MATCH) await matching();
   if (matrix) console.log(`  lowest job/floor: ${matrix.floorRatioMinOf} (goal: no encoding below 0.85)`);
   const tail = matrix ? ` slowest=${matrix.slowest}:${matrix.slowestSpeed.toFixed(1)}x floor_ratio_min=${matrix.floorRatioMin.toFixed(2)}` : '';
   if (speeds) console.log(`RESULT reel-speed keyframes=${speeds.keyframes.toFixed(1)}x gop2s=${speeds.gop2s.toFixed(1)}x people=${speeds.people.toFixed(1)}x${tail}`);
+  else if (matrix) console.log(`RESULT reel-speed${tail}`);
 });

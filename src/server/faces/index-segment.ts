@@ -13,6 +13,8 @@ import { cropRgb, expand, type RgbFrame } from '../vision/frames';
 import { jerseyOf, readJersey } from '../people/numbers';
 import { shotChange, shotSignature, type ShotSignature } from './shot-cuts';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
+import { LookRegions } from './look-regions';
+import { insideShare, union, type Box } from '../vision/boxes';
 import type { IndexSettings, Segment, SegmentPerson, SegmentResult, SegmentTrack } from './types';
 import { PeopleInStretch } from '../people/stretch';
 
@@ -98,6 +100,80 @@ export async function* frames(segment: Segment, sampleFps: number, options: Fram
   }
 }
 
+/** Frames decoded ahead of the face work, at most this many a stretch (6 MB each at 1080p). */
+const READ_AHEAD_FRAMES = 4;
+
+/**
+ * Whole frames cut from a pipe of raw frames, read up to READ_AHEAD_FRAMES ahead of the reader.
+ * A frame handed out is the reader's until it asks for the next one; its buffer is then filled
+ * again (a new 6 MB buffer a sample cost the indexer a tenth of its time in garbage collection).
+ */
+class FrameReadAhead {
+  private readonly ready: Uint8Array[] = [];
+  private readonly spare: Uint8Array[] = [];
+  private lent: Uint8Array | null = null;
+  private frame: Uint8Array;
+  private filled = 0;
+  private ended = false;
+  private failure: Error | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly pipe: NodeJS.ReadableStream,
+    private readonly size: number,
+  ) {
+    this.frame = new Uint8Array(size);
+    pipe.on('data', (chunk: Buffer) => this.take(chunk));
+    pipe.on('end', () => this.finish(null));
+    pipe.on('error', (error: Error) => this.finish(error));
+  }
+
+  /** The next whole frame, or null once the pipe has ended (a part frame at its end is dropped). */
+  async next(): Promise<Uint8Array | null> {
+    if (this.lent) this.spare.push(this.lent);
+    this.lent = null;
+    for (;;) {
+      if (this.ready.length) {
+        this.lent = this.ready.shift()!;
+        if (this.pipe.isPaused() && !this.ended) this.pipe.resume();
+        return this.lent;
+      }
+      if (this.failure) throw this.failure;
+      if (this.ended) return null;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  private take(chunk: Buffer) {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const n = Math.min(this.size - this.filled, chunk.length - offset);
+      this.frame.set(chunk.subarray(offset, offset + n), this.filled);
+      this.filled += n;
+      offset += n;
+      if (this.filled === this.size) {
+        this.ready.push(this.frame);
+        this.frame = this.spare.pop() ?? new Uint8Array(this.size);
+        this.filled = 0;
+      }
+    }
+    if (this.ready.length >= READ_AHEAD_FRAMES) this.pipe.pause();
+    this.wakeReader();
+  }
+
+  private finish(error: Error | null) {
+    this.ended = true;
+    this.failure = error;
+    this.wakeReader();
+  }
+
+  private wakeReader() {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}
+
 /** One ffmpeg run giving the stretch's samples: through the plan's pieces, or decoding it whole. */
 async function* decodeSamples(segment: Segment, sampleFps: number, input: string[], plan: DecodePlan | null, signal?: AbortSignal): AsyncGenerator<RgbFrame> {
   if (signal?.aborted) throw new DecodeStoppedError();
@@ -131,24 +207,14 @@ async function* decodeSamples(segment: Segment, sampleFps: number, input: string
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
   // Each frame is copied once, chunk by chunk, into a buffer of its own (joining the pipe's 64 KB
-  // chunks one by one copied a 6 MB frame about fifty times over).
-  let frame = new Uint8Array(size);
-  let filled = 0;
+  // chunks one by one copied a 6 MB frame about fifty times over). The pipe is read ahead of the
+  // face work by a few frames: read only when asked, ffmpeg stopped at each sample until the last
+  // one's faces were done, and a full look's hundred milliseconds were a hundred milliseconds of
+  // the core left idle.
+  const ahead = new FrameReadAhead(child.stdout, size);
   try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const n = Math.min(size - filled, chunk.length - offset);
-        frame.set(chunk.subarray(offset, offset + n), filled);
-        filled += n;
-        offset += n;
-        if (filled === size) {
-          yield { data: frame, width: segment.width, height: segment.height };
-          frame = new Uint8Array(size);
-          filled = 0;
-        }
-      }
-    }
+    // Each frame is the caller's until it asks for the next (its buffer is used again then).
+    for (let frame = await ahead.next(); frame; frame = await ahead.next()) yield { data: frame, width: segment.width, height: segment.height };
     const end = await exited;
     if (signal?.aborted) throw new DecodeStoppedError();
     const detail = stderr.trim().split('\n').slice(-2).join(' / ');
@@ -175,6 +241,27 @@ function detectScale(frame: { width: number; height: number }, settings: IndexSe
 async function detectWhole(engine: FaceEngine, frame: RgbFrame, settings: IndexSettings, coarse: boolean): Promise<DetectedFace[]> {
   const scale = detectScale(frame, settings);
   return engine.detectFast(frame, coarse ? [scale, scale / 2] : [scale], settings.minDetectScore);
+}
+
+/**
+ * A full look at the parts of the frame that changed since they were last searched, at the whole
+ * look's scales, and around the live tracks elsewhere (look-regions.ts): a face that kept still
+ * is followed as between full looks, a face that came or turned is found as by a whole look.
+ */
+async function detectChanged(engine: FaceEngine, frame: RgbFrame, regions: Box[], live: Track[], settings: IndexSettings, coarse: boolean): Promise<DetectedFace[]> {
+  const scale = detectScale(frame, settings);
+  const found: DetectedFace[] = [];
+  // A region that cuts through a followed face takes all of it in, with room around: a big face
+  // whose edge moved is searched whole, not in part.
+  const lastFaces = live.map((track) => track.faces.at(-1)!);
+  const grown = regions.map((region) => lastFaces.filter((face) => insideShare(face, region) > 0).reduce((r, face) => union(r, expand(face, 0.5, frame)), region));
+  for (const region of grown) {
+    const faces = await engine.detectFast(cropRgb(frame, region), coarse ? [scale, scale / 2] : [scale], settings.minDetectScore);
+    found.push(...faces.map((f) => ({ ...f, x: f.x + region.x, y: f.y + region.y })));
+  }
+  const elsewhere = live.filter((track) => !grown.some((region) => insideShare(track.faces.at(-1)!, region) > 0.5));
+  for (const face of await detectAround(engine, frame, elsewhere, settings)) if (!found.some((g) => iou(g, face) > 0.5)) found.push(face);
+  return found;
 }
 
 /** A followed face is looked for at about this height in the detector's pixels. */
@@ -207,9 +294,10 @@ export async function indexSegment(
 ): Promise<SegmentResult> {
   const tracker = new FaceTracker(settings.maxGapS);
   const crops = new Map<Track, RgbFrame>();
-  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, followLooks: 0, people: 0, peopleMs: 0, numberReads: 0, numberMs: 0 };
+  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, fullLookShare: 0, followLooks: 0, people: 0, peopleMs: 0, numberReads: 0, numberMs: 0 };
   const people = settings.people ? new PeopleInStretch(settings.people) : null;
   const shotCuts: number[] = [];
+  const lookRegions = new LookRegions();
   let previousSignature: ShotSignature | null = null;
   let cutJustNow = false;
   let index = 0;
@@ -237,12 +325,19 @@ export async function indexSegment(
     // found in a small crop around its last box, and a new face waits for the next full look.
     const live = tracker.tracks.filter((tr) => !tr.ended && t - tr.faces.at(-1)!.t <= settings.maxGapS);
     const fullLook = (index - 1) % settings.fullLookEvery === 0 || cutJustNow || checkPeople;
-    const detected = (fullLook ? await detectWhole(engine, frame, settings, stats.fullLooks % 2 === 0) : await detectAround(engine, frame, live, settings)).filter(
-      (f) => f.h >= settings.minFacePx,
-    );
-    if (fullLook) {
+    const coarse = stats.fullLooks % 2 === 0;
+    const look = fullLook ? lookRegions.plan(signature, frame, change !== 'same') : null;
+    const detected = (
+      look === null
+        ? await detectAround(engine, frame, live, settings)
+        : look.regions === null
+          ? await detectWhole(engine, frame, settings, coarse)
+          : await detectChanged(engine, frame, look.regions, live, settings, coarse)
+    ).filter((f) => f.h >= settings.minFacePx);
+    if (look) {
       stats.fullLooks++;
       stats.fullLookMs += performance.now() - started;
+      stats.fullLookShare += look.share;
     } else stats.followLooks += live.length;
     stats.detectMs += performance.now() - started;
     stats.frames++;

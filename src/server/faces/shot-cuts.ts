@@ -22,8 +22,10 @@ const GRID_W = 64;
 
 export interface ShotSignature {
   colours: Float32Array;
-  /** Mean grey level of each cell, row by row. */
+  /** Mean grey level of each cell, row by row, blurred over its neighbours (for comparing shots). */
   grey: Float32Array;
+  /** The same cells unblurred (for finding which parts of the picture changed: faces/look-regions.ts). */
+  cells: Float32Array;
   width: number;
   height: number;
 }
@@ -63,7 +65,7 @@ export function shotSignature(frame: RgbFrame): ShotSignature {
       grey[gy * width + gx] = count ? sum / count : 0;
     }
   }
-  return { colours, grey: blurred(grey, width, height), width, height };
+  return { colours, grey: blurred(grey, width, height), cells: grey, width, height };
 }
 
 /** A 3 × 3 box blur: a shift of part of a cell then changes the picture little, a cut still all of it. */

@@ -66,6 +66,8 @@ export interface SegmentStats {
   /** Samples searched whole (the others only around live tracks), and their share of detectMs. */
   fullLooks: number;
   fullLookMs: number;
+  /** Full looks' searched share of the frame, summed (a look at the whole frame counts 1: look-regions.ts). */
+  fullLookShare: number;
   /** Regions looked at around live tracks, between full looks. */
   followLooks: number;
   /** People found, and the time spent finding and tracking them (and, of that, reading their numbers). */

@@ -30,6 +30,13 @@ export function insideShare(part: Box, whole: Box): number {
   return part.w * part.h > 0 ? (w * h) / (part.w * part.h) : 0;
 }
 
+/** The smallest box holding both. */
+export function union(a: Box, b: Box): Box {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+}
+
 /** Non-maximum suppression: the best-scored of boxes overlapping by more than maxIou. */
 export function suppressOverlaps<T extends ScoredBox>(boxes: T[], maxIou: number): T[] {
   const kept: T[] = [];
