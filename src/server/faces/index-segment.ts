@@ -206,14 +206,14 @@ async function* decodeSamples(segment: Segment, sampleFps: number, input: string
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
-  // Each frame is copied once, chunk by chunk, into a buffer of its own (joining the pipe's 64 KB
+  // Each frame is copied once, chunk by chunk, into a whole-frame buffer (joining the pipe's 64 KB
   // chunks one by one copied a 6 MB frame about fifty times over). The pipe is read ahead of the
   // face work by a few frames: read only when asked, ffmpeg stopped at each sample until the last
   // one's faces were done, and a full look's hundred milliseconds were a hundred milliseconds of
-  // the core left idle.
+  // the core left idle. Each frame is the caller's until it asks for the next (its buffer is
+  // used again then).
   const ahead = new FrameReadAhead(child.stdout, size);
   try {
-    // Each frame is the caller's until it asks for the next (its buffer is used again then).
     for (let frame = await ahead.next(); frame; frame = await ahead.next()) yield { data: frame, width: segment.width, height: segment.height };
     const end = await exited;
     if (signal?.aborted) throw new DecodeStoppedError();
@@ -257,7 +257,11 @@ async function detectChanged(engine: FaceEngine, frame: RgbFrame, regions: Box[]
   const grown = regions.map((region) => lastFaces.filter((face) => insideShare(face, region) > 0).reduce((r, face) => union(r, expand(face, 0.5, frame)), region));
   for (const region of grown) {
     const faces = await engine.detectFast(cropRgb(frame, region), coarse ? [scale, scale / 2] : [scale], settings.minDetectScore);
-    found.push(...faces.map((f) => ({ ...f, x: f.x + region.x, y: f.y + region.y })));
+    for (const f of faces) {
+      const face = { ...f, x: f.x + region.x, y: f.y + region.y };
+      // Two regions grown over one followed face both see it: keep it once.
+      if (!found.some((g) => iou(g, face) > 0.5)) found.push(face);
+    }
   }
   const elsewhere = live.filter((track) => !grown.some((region) => insideShare(track.faces.at(-1)!, region) > 0.5));
   for (const face of await detectAround(engine, frame, elsewhere, settings)) if (!found.some((g) => iou(g, face) > 0.5)) found.push(face);
