@@ -55,6 +55,8 @@ it('an event with dates as dates, edited; three camera files dropped at once; ga
   await shot(page, 'season-01-event-edit-1280');
   await edit.getByRole('button', { name: FOOTAGE.save }).click();
   await page.getByText('Spring Cup 2027 · Austin, TX · Mar 6-8, 2027').waitFor();
+  // The new title can arrive through the event bus before the save's own answer closes the form.
+  await page.getByRole('form', { name: FOOTAGE.editEvent }).waitFor({ state: 'detached' });
   expect(await page.getByRole('form', { name: FOOTAGE.editEvent }).count()).toBe(0);
 
   // Three games.
