@@ -123,7 +123,7 @@ async function indexOnce(
   console.log(`\n  ${title}, ${settings.sampleFps} samples/s, detector input ${settings.detectInputSize}:`);
   row(duration, 'face index', indexS, `; goal ${goal}`);
   console.log(`  index / decode-only (every frame)      ${(decodeAll / indexS).toFixed(2).padStart(6)}`);
-  console.log(`  stages, summed over threads: detect ${(sum('detectMs') / 1000).toFixed(1)} s (${(sum('detectMs') / sum('frames')).toFixed(0)} ms a frame), describe ${(sum('describeMs') / 1000).toFixed(1)} s (${sum('descriptors')} descriptors, ${(sum('describeMs') / Math.max(1, sum('descriptors'))).toFixed(0)} ms each), decode and the rest ${(indexS * pool.size - (sum('detectMs') + sum('describeMs')) / 1000).toFixed(1)} s`);
+  console.log(`  stages, summed over threads: detect ${(sum('detectMs') / 1000).toFixed(1)} s (${(sum('detectMs') / sum('frames')).toFixed(0)} ms a frame), describe ${(sum('describeMs') / 1000).toFixed(1)} s (${sum('descriptors')} descriptors, ${(sum('describeMs') / Math.max(1, sum('descriptors'))).toFixed(0)} ms each; of it shirts ${(sum('shirtMs') / 1000).toFixed(1)} s, ${sum('shirtLooks')} looked at), decode and the rest ${(indexS * pool.size - (sum('detectMs') + sum('describeMs')) / 1000).toFixed(1)} s`);
   console.log(`  detect: ${sum('fullLooks')} full looks, ${(sum('fullLookMs') / sum('fullLooks')).toFixed(0)} ms each; ${sum('followLooks')} looks around tracks, ${((sum('detectMs') - sum('fullLookMs')) / Math.max(1, sum('followLooks'))).toFixed(0)} ms each`);
   console.log(`  ${sum('frames')} frames (${sum('fullLooks')} full looks, searching ${((100 * sum('fullLookShare')) / Math.max(1, sum('fullLooks'))).toFixed(0)}% of the frame on average), ${sum('faces')} faces, ${tracks} tracks`);
   if (settings.people) {

@@ -10,7 +10,7 @@ import { videoInput } from '../media/ffmpeg';
 import { planDecode, type DecodePlan } from './decode-plan';
 import { faceDistance, type DetectedFace, type FaceEngine } from './engine';
 import { cropRgb, expand, type RgbFrame } from '../vision/frames';
-import { jerseyOf, readJersey } from '../people/numbers';
+import { jerseyOf, MIN_JERSEY_FACE_PX, readJersey, shirtWorthReading } from '../people/numbers';
 import { shotChange, shotSignature, type ShotSignature } from './shot-cuts';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
 import { LookRegions } from './look-regions';
@@ -298,7 +298,7 @@ export async function indexSegment(
 ): Promise<SegmentResult> {
   const tracker = new FaceTracker(settings.maxGapS);
   const crops = new Map<Track, RgbFrame>();
-  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, fullLookShare: 0, followLooks: 0, people: 0, peopleMs: 0, numberReads: 0, numberMs: 0 };
+  const stats = { frames: 0, faces: 0, descriptors: 0, detectMs: 0, describeMs: 0, fullLooks: 0, fullLookMs: 0, fullLookShare: 0, followLooks: 0, people: 0, peopleMs: 0, numberReads: 0, numberMs: 0, shirtLooks: 0, shirtMs: 0 };
   const people = settings.people ? new PeopleInStretch(settings.people) : null;
   const shotCuts: number[] = [];
   const lookRegions = new LookRegions();
@@ -373,9 +373,17 @@ export async function indexSegment(
       // A check at a possible cut keeps the track's five descriptors and shirt reads as they were.
       if (track.descriptors.length >= 5) continue;
       track.descriptors.push(described.descriptor);
-      // The shirt is read where the face is described: at most 5 times a track.
-      const jersey = await readJersey(frame, face);
-      if (jersey) track.jerseyReads.push(jersey);
+      // The shirt is read where the face is described (at most 5 times a track), while reading it
+      // again can still tell something.
+      if (face.h >= MIN_JERSEY_FACE_PX && shirtWorthReading(track, face.h)) {
+        const shirtStarted = performance.now();
+        const jersey = await readJersey(frame, face);
+        stats.shirtLooks++;
+        stats.shirtMs += performance.now() - shirtStarted;
+        if (jersey) track.jerseyReads.push(jersey);
+        else track.shirtMisses++;
+        track.shirtLookedPx = Math.max(track.shirtLookedPx, face.h);
+      }
       track.describedQuality = Math.max(track.describedQuality, face.quality);
       track.lastDescribedT = t;
       if (track.best.quality <= face.quality) track.best = face;

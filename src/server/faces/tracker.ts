@@ -22,8 +22,10 @@ export interface Track {
   best: TrackedFace;
   /** A JPEG-ready crop of the best face, kept by the indexer. */
   bestCrop?: unknown;
-  /** Numbers read on the shirt under the face, one a described face (faces/jersey.ts). */
+  /** Numbers read on the shirt under the face at described faces, and the looks that read none (people/numbers.ts). */
   jerseyReads: JerseyRead[];
+  shirtMisses: number;
+  shirtLookedPx: number;
   ended: boolean;
 }
 
@@ -89,7 +91,7 @@ export class FaceTracker {
   }
 
   private start(): Track {
-    const track: Track = { faces: [], descriptors: [], jerseyReads: [], describedQuality: 0, lastDescribedT: -Infinity, best: undefined as unknown as TrackedFace, ended: false };
+    const track: Track = { faces: [], descriptors: [], jerseyReads: [], shirtMisses: 0, shirtLookedPx: 0, describedQuality: 0, lastDescribedT: -Infinity, best: undefined as unknown as TrackedFace, ended: false };
     this.tracks.push(track);
     return track;
   }

@@ -75,6 +75,9 @@ export interface SegmentStats {
   peopleMs: number;
   numberReads: number;
   numberMs: number;
+  /** Shirts under described faces looked at for a number, and the time that took (part of describeMs). */
+  shirtLooks: number;
+  shirtMs: number;
 }
 
 /** A person's track in a stretch; `faceTracks` are indexes into the stretch's face tracks. */

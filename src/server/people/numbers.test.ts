@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { chestRegion, hasDigitShapedMark, jerseyOf, numberOfWords, readNumberIn } from './numbers';
+import { chestRegion, hasDigitShapedMark, jerseyOf, numberOfWords, readNumberIn, shirtWorthReading } from './numbers';
 
 /** A shirt region of 220 × 240 as grey, with `text` printed on it (DejaVu, as the footage tests draw numbers). */
 async function shirt(options: { shirt: string; ink?: string; text?: string; size?: number; grain?: number }) {
@@ -28,6 +28,26 @@ describe('a track’s jersey number', () => {
     expect(jerseyOf([{ number: 4, confidence: 90 }])).toBe(4);
     expect(jerseyOf([{ number: 4, confidence: 75 }])).toBeNull();
     expect(jerseyOf([])).toBeNull();
+  });
+});
+
+describe('a shirt read again under a track’s next described face', () => {
+  const read = (number: number) => ({ number, confidence: 80 });
+  it('is read while nothing is settled', () => {
+    expect(shirtWorthReading({ jerseyReads: [], shirtMisses: 0, shirtLookedPx: 0 }, 60)).toBe(true);
+    expect(shirtWorthReading({ jerseyReads: [read(12)], shirtMisses: 1, shirtLookedPx: 60 }, 60)).toBe(true);
+    // Two numbers read once each: a third read decides.
+    expect(shirtWorthReading({ jerseyReads: [read(12), read(17)], shirtMisses: 1, shirtLookedPx: 60 }, 60)).toBe(true);
+  });
+  it('is not read once its number was read twice alike', () => {
+    expect(shirtWorthReading({ jerseyReads: [read(12), read(12)], shirtMisses: 0, shirtLookedPx: 60 }, 200)).toBe(false);
+    expect(shirtWorthReading({ jerseyReads: [read(12), read(17), read(12)], shirtMisses: 0, shirtLookedPx: 60 }, 60)).toBe(false);
+  });
+  it('is not read after two looks that read nothing, unless the face is a quarter taller', () => {
+    const missed = { jerseyReads: [], shirtMisses: 2, shirtLookedPx: 80 };
+    expect(shirtWorthReading(missed, 80)).toBe(false);
+    expect(shirtWorthReading(missed, 99)).toBe(false);
+    expect(shirtWorthReading(missed, 100)).toBe(true);
   });
 });
 

@@ -49,6 +49,26 @@ export function chestRegion(face: Box, frame: { width: number; height: number })
   return { x, y, w: right - x, h: bottom - y };
 }
 
+/** What a face track has learnt of its shirt so far: its legible reads, and the looks that read nothing. */
+export interface ShirtLooks {
+  jerseyReads: JerseyRead[];
+  shirtMisses: number;
+  /** The tallest face under which the shirt was looked at, in pixels. */
+  shirtLookedPx: number;
+}
+
+/**
+ * Whether the shirt under a track's newly described face is worth another read (each costs up to
+ * three Tesseract looks, the index's dearest step after the detector). Not once the track's number
+ * is settled (read twice alike), and not after two looks that read nothing, unless the face is now
+ * at least a quarter taller: the same shirt at the same size reads the same.
+ */
+export function shirtWorthReading(track: ShirtLooks, faceHeight: number): boolean {
+  const ranked = rankNumbers(track.jerseyReads.map((r) => r.number));
+  if (ranked[0] && ranked[0][1] >= 2 && (!ranked[1] || ranked[1][1] < ranked[0][1])) return false;
+  return track.shirtMisses < 2 || faceHeight >= track.shirtLookedPx * 1.25;
+}
+
 /** The number on the shirt under `face`, or null when none can be read. */
 export async function readJersey(frame: RgbFrame, face: Box): Promise<JerseyRead | null> {
   if (face.h < MIN_JERSEY_FACE_PX) return null;
