@@ -122,9 +122,11 @@ async function indexOnce(
   const base = indexSettings(loadConfig({ dataDir: os.tmpdir(), authSecret: 'bench' }));
   const settings = { ...base, people: withPeople ? base.people : null };
   const segment = (startS: number, endS: number): Segment => ({ file, startS, endS, width: video.width, height: video.height, ...options });
-  // Models load once per thread; the job's threads are warm after the first file.
-  await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(0, 1), settings });
-  if (pool.size > 1) await pool.run<SegmentResult>({ op: 'index-segment', segment: segment(1, 2), settings });
+  // Models load once per thread; the job's threads are warm after the first file. The pool starts
+  // a thread only when none is idle, so the warm-up runs side by side: one after the other, both
+  // went to the first thread and the second loaded its models inside the first timed run. 3 s
+  // each, so that a shirt is read too (the number reader loads at the first shirt worth reading).
+  await Promise.all(Array.from({ length: pool.size }, (_, i) => pool.run<SegmentResult>({ op: 'index-segment', segment: segment(i * 3, i * 3 + 3), settings })));
   const started = performance.now();
   const parts = await Promise.all(stretchesOf(duration, pool.size, settings.sampleFps).map(([from, to]) => pool.run<SegmentResult>({ op: 'index-segment', segment: segment(from, to), settings })));
   const fallbacks = parts.filter((p) => p.planFallback).map((p) => p.planFallback);
