@@ -10,7 +10,7 @@ import { videoInput } from '../media/ffmpeg';
 import { planDecode, type DecodePlan } from './decode-plan';
 import { faceDistance, type DetectedFace, type FaceEngine } from './engine';
 import { cropRgb, expand, type RgbFrame } from '../vision/frames';
-import { jerseyOf, MIN_JERSEY_FACE_PX, readJersey, shirtWorthReading } from '../people/numbers';
+import { jerseyOf, readShirtUnder } from '../people/numbers';
 import { shotChange, shotSignature, type ShotSignature } from './shot-cuts';
 import { FaceTracker, iou, type Track, type TrackedFace } from './tracker';
 import { LookRegions } from './look-regions';
@@ -375,14 +375,10 @@ export async function indexSegment(
       track.descriptors.push(described.descriptor);
       // The shirt is read where the face is described (at most 5 times a track), while reading it
       // again can still tell something.
-      if (face.h >= MIN_JERSEY_FACE_PX && shirtWorthReading(track, face.h)) {
-        const shirtStarted = performance.now();
-        const jersey = await readJersey(frame, face);
+      const shirtStarted = performance.now();
+      if (await readShirtUnder(track, frame, face)) {
         stats.shirtLooks++;
         stats.shirtMs += performance.now() - shirtStarted;
-        if (jersey) track.jerseyReads.push(jersey);
-        else track.shirtMisses++;
-        track.shirtLookedPx = Math.max(track.shirtLookedPx, face.h);
       }
       track.describedQuality = Math.max(track.describedQuality, face.quality);
       track.lastDescribedT = t;

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { chestRegion, hasDigitShapedMark, jerseyOf, numberOfWords, readNumberIn, shirtWorthReading } from './numbers';
+import { chestRegion, hasDigitShapedMark, jerseyOf, numberOfWords, readNumberIn, readShirtUnder, shirtWorthReading } from './numbers';
 
 /** A shirt region of 220 × 240 as grey, with `text` printed on it (DejaVu, as the footage tests draw numbers). */
 async function shirt(options: { shirt: string; ink?: string; text?: string; size?: number; grain?: number }) {
@@ -48,6 +48,23 @@ describe('a shirt read again under a track’s next described face', () => {
     expect(shirtWorthReading(missed, 80)).toBe(false);
     expect(shirtWorthReading(missed, 99)).toBe(false);
     expect(shirtWorthReading(missed, 100)).toBe(true);
+  });
+});
+
+describe('the shirt under a track’s described face, read into the track', () => {
+  it('counts a look that read nothing, not a chest out of the picture, a face too small or a settled number', async () => {
+    const plain = await shirt({ shirt: '#2050a0' });
+    const track = { jerseyReads: [], shirtMisses: 0, shirtLookedPx: 0 };
+    // A face above the frame's top edge: its chest is the plain shirt.
+    expect(await readShirtUnder(track, plain.rgb, { x: 60, y: -80, w: 60, h: 60 })).toBe(true);
+    expect(track).toEqual({ jerseyReads: [], shirtMisses: 1, shirtLookedPx: 60 });
+    // At the bottom edge the chest is out of the picture: no look, nothing counted.
+    expect(await readShirtUnder(track, plain.rgb, { x: 60, y: 200, w: 60, h: 60 })).toBe(false);
+    expect(await readShirtUnder(track, plain.rgb, { x: 60, y: -40, w: 30, h: 30 })).toBe(false);
+    expect(track).toEqual({ jerseyReads: [], shirtMisses: 1, shirtLookedPx: 60 });
+    const settled = { jerseyReads: [{ number: 7, confidence: 90 }, { number: 7, confidence: 80 }], shirtMisses: 0, shirtLookedPx: 60 };
+    expect(await readShirtUnder(settled, plain.rgb, { x: 60, y: -80, w: 60, h: 60 })).toBe(false);
+    expect(settled.shirtMisses).toBe(0);
   });
 });
 

@@ -69,11 +69,20 @@ export function shirtWorthReading(track: ShirtLooks, faceHeight: number): boolea
   return track.shirtMisses < 2 || faceHeight >= track.shirtLookedPx * 1.25;
 }
 
-/** The number on the shirt under `face`, or null when none can be read. */
-export async function readJersey(frame: RgbFrame, face: Box): Promise<JerseyRead | null> {
-  if (face.h < MIN_JERSEY_FACE_PX) return null;
+/**
+ * Reads the shirt under a track's newly described face into the track, when the face is big
+ * enough, its chest is in the picture and another read is worth it (shirtWorthReading). Returns
+ * whether the shirt was looked at: a chest out of the picture is no look that read nothing.
+ */
+export async function readShirtUnder(track: ShirtLooks, frame: RgbFrame, face: Box): Promise<boolean> {
+  if (face.h < MIN_JERSEY_FACE_PX || !shirtWorthReading(track, face.h)) return false;
   const region = chestRegion(face, frame);
-  return region ? readNumberIn(frame, region) : null;
+  if (!region) return false;
+  const read = await readNumberIn(frame, region);
+  if (read) track.jerseyReads.push(read);
+  else track.shirtMisses++;
+  track.shirtLookedPx = Math.max(track.shirtLookedPx, face.h);
+  return true;
 }
 
 /**
