@@ -229,7 +229,12 @@ describe('refunds through the built-in test checkout', () => {
     expect((await app.db.select().from(highlightRequests).where(eq(highlightRequests.id, p.requestId)))[0]!.status).toBe('ready_to_purchase');
     const events = await app.db.select().from(paymentEvents).where(eq(paymentEvents.orderId, p.orderId));
     expect(events.map((e) => `${e.type}:${e.outcome}`)).toEqual(expect.arrayContaining(['checkout.session.completed:completed', 'refund.updated:refunded']));
-    expect(String((await refundMails(app, p.buyer.email))[0]!.data.text)).toContain('test payment');
+    // The mail is queued just after the change commits.
+    const [mail] = await eventually(async () => {
+      const mails = await refundMails(app, p.buyer.email);
+      return mails.length > 0 && mails;
+    });
+    expect(String(mail!.data.text)).toContain('test payment');
 
     // The family sees the refund with their request.
     const mine = await jsonOf<Array<{ id: string; paid: boolean; refund: { amountCents: number; at: string } | null }>>(await app.fetch('/api/requests', { cookie: p.buyer.cookie }));

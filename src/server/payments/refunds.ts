@@ -153,7 +153,9 @@ export async function handleRefundEvent(deps: AppDeps, provider: PaymentProvider
     return { outcome, order: changed!, refund };
   });
 
-  if (result.outcome === 'refunded' && result.order.userId) await tellFamily(deps, result.order, result.refund!);
+  // Told again when the provider sends the event again: the mail's job id keeps it to one, and a
+  // mail that failed to queue after the change committed is not lost with the first delivery.
+  if (result.refund?.status === 'succeeded' && result.order.userId) await tellFamily(deps, result.order, result.refund);
   if (result.outcome !== 'duplicate' && result.outcome !== 'ignored' && result.order.userId) {
     const userId = result.order.userId;
     await deps.bus.publish({ topic: 'orders', userId, action: 'update', id: result.order.id });
