@@ -1,7 +1,9 @@
 // Small video files encoded the ways cameras and phones encode them, made with ffmpeg for the
 // decode tests (issue 32): H.264 with and without B-frames, open and closed GOPs, keyframes from
 // every 0.5 s to every 10 s, the common frame rates, a phone's variable frame rate, HEVC in MOV,
-// VP9 in WebM, H.264 in MKV, a display rotation, with and without sound. The picture is ffmpeg's
+// VP9 in WebM, H.264 in MKV, a display rotation, with and without sound; and what came in after:
+// every frame a keyframe (MJPEG, the intra-only modes of cameras), a phone's 10-bit HDR HEVC, and a
+// file cut by stream copy in the middle of a keyframe's run (its edit list hides the first frames). The picture is ffmpeg's
 // moving test pattern, so every frame differs from the next and a wrong frame shows.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -18,7 +20,7 @@ export interface CameraEncoding {
   rate: string;
   /** Seconds between keyframes. */
   keyframeS: number;
-  codec: 'h264' | 'hevc' | 'vp9';
+  codec: 'h264' | 'hevc' | 'vp9' | 'mjpeg';
   /** B-frames in a row (H.264 and HEVC); 0 for none. */
   bframes: number;
   openGop?: boolean;
@@ -27,6 +29,10 @@ export interface CameraEncoding {
   /** Degrees in the display matrix, as a phone held upright writes. */
   rotate?: number;
   audio?: boolean;
+  /** 10-bit HDR (HLG), as phones record HEVC by default. */
+  hdr?: boolean;
+  /** Cut from a longer file by stream copy from this second, as a phone's or an editor's quick trim does. */
+  trimmedFromS?: number;
 }
 
 const base = { seconds: 8, rate: '30', keyframeS: 2, codec: 'h264', bframes: 3, ext: 'mp4' } as const;
@@ -50,6 +56,10 @@ export const CAMERA_ENCODINGS: CameraEncoding[] = [
   { ...base, name: 'vp9-webm', codec: 'vp9', ext: 'webm', bframes: 0 },
   { ...base, name: 'h264-mkv', ext: 'mkv', audio: true },
   { ...base, name: 'h264-phone-rotated', rotate: 90, ext: 'mov', keyframeS: 1 },
+  { ...base, name: 'h264-all-intra', keyframeS: 1 / 30, bframes: 0 },
+  { ...base, name: 'mjpeg-mov', codec: 'mjpeg', ext: 'mov', keyframeS: 1 / 30, bframes: 0 },
+  { ...base, name: 'hevc-hdr10-phone-mov', codec: 'hevc', ext: 'mov', keyframeS: 1, hdr: true, audio: true },
+  { ...base, name: 'h264-trimmed-copy', trimmedFromS: 1.3 },
 ];
 
 /** The frame rate as a number. */
@@ -75,7 +85,7 @@ export async function encodeCameraFile(dir: string, encoding: CameraEncoding, si
   const gop = Math.max(1, Math.round(encoding.keyframeS * fps));
   const args = ['-v', 'error', '-y', ...(source ? ['-i', source] : ['-f', 'lavfi', '-i', `testsrc2=size=${size.width}x${size.height}:rate=${encoding.rate}`])];
   if (encoding.audio) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
-  args.push('-map', '0:v', ...(encoding.audio ? ['-map', '1:a'] : []), '-t', String(encoding.seconds));
+  args.push('-map', '0:v', ...(encoding.audio ? ['-map', '1:a'] : []), '-t', String(encoding.seconds + (encoding.trimmedFromS ?? 0)));
   // Frame durations of 1/30 s and 1/20 s in turn, as a phone's camera gives in changing light.
   if (encoding.variableRate) args.push('-vf', "setpts='(N+floor(N/4)*0.5)/30/TB'", '-fps_mode', 'passthrough', '-video_track_timescale', '600');
   else if (source) args.push('-r', encoding.rate);
@@ -84,11 +94,22 @@ export async function encodeCameraFile(dir: string, encoding: CameraEncoding, si
     args.push('-c:v', 'libx264', '-preset', 'veryfast', '-x264-params', params.join(':'), ...bitrate(source, '16M'), '-pix_fmt', 'yuv420p');
   } else if (encoding.codec === 'hevc') {
     const params = [`bframes=${encoding.bframes}`, `keyint=${gop}`, `min-keyint=${gop}`, 'scenecut=0', 'log-level=error'];
-    args.push('-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', params.join(':'), ...bitrate(source, '10M'), '-tag:v', 'hvc1', '-pix_fmt', 'yuv420p');
+    const hdr = encoding.hdr ? ['-pix_fmt', 'yuv420p10le', '-color_primaries', 'bt2020', '-color_trc', 'arib-std-b67', '-colorspace', 'bt2020nc'] : ['-pix_fmt', 'yuv420p'];
+    args.push('-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', params.join(':'), ...bitrate(source, '10M'), '-tag:v', 'hvc1', ...hdr);
+  } else if (encoding.codec === 'mjpeg') {
+    args.push('-c:v', 'mjpeg', '-q:v', '3', '-pix_fmt', 'yuvj420p');
   } else {
     args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(gop), ...bitrate(source, '8M', '300k'), '-pix_fmt', 'yuv420p');
   }
   if (encoding.audio) args.push('-c:a', encoding.ext === 'webm' ? 'libopus' : 'aac', '-shortest');
+  if (encoding.trimmedFromS) {
+    // Stream copy from a time between keyframes: the file starts at the keyframe before it, and
+    // its edit list says to show from the time asked.
+    const whole = path.join(dir, `${encoding.name}-whole.${encoding.ext}`);
+    await run('ffmpeg', [...args, whole]);
+    await run('ffmpeg', ['-v', 'error', '-y', '-ss', String(encoding.trimmedFromS), '-i', whole, '-c', 'copy', '-t', String(encoding.seconds), file]);
+    return file;
+  }
   if (!encoding.rotate) {
     await run('ffmpeg', [...args, file]);
     return file;

@@ -10,7 +10,7 @@ import { appearances, events, faceTracks, footage, highlightRequests, personTrac
 import type { AppDeps } from '../deps';
 import { FOOTAGE } from '../../common/admin-messages';
 import { PermanentJobError, type JobHandler } from '../jobs/queue';
-import { checkVideoReadable, DamagedVideoError, longestKeyframeGap, NotAVideoError, probeVideo, videoInput } from '../media/ffmpeg';
+import { checkVideoReadable, DamagedVideoError, keyframeGaps, NotAVideoError, probeVideo, videoInput } from '../media/ffmpeg';
 import { searchClipsOfFootage } from './clip-search';
 import { storeIndex } from './index-store';
 import { matchAgainAtEvent } from './matching';
@@ -149,15 +149,20 @@ export function indexFootage(deps: Pick<AppDeps, 'db' | 'storage' | 'bus' | 'fac
 }
 
 /**
- * True when the file has a keyframe at least every sample (one frame of slack): then decoding the
- * keyframes alone gives the same samples, at a small part of the cost. Cameras and encoders set
- * to a keyframe every 0.5 s (15 frames at 30 fps) give this; for footage with keyframes farther
- * apart each keyframe is decoded with the frames after it up to its last sample (decode-plan.ts).
+ * True when the file has a keyframe at least every sample (one frame of slack) and not many more:
+ * then decoding the keyframes alone gives the same samples, at a small part of the cost. Cameras
+ * and encoders set to a keyframe every 0.5 s (15 frames at 30 fps) give this; for footage with
+ * keyframes farther apart each keyframe is decoded with the frames after it up to its last sample
+ * (decode-plan.ts). Footage with keyframes more than twice a sample (every frame is one in MJPEG,
+ * ProRes and the intra-only modes of cameras) goes that way too: its keyframes alone are most of
+ * its frames, and of the several in each sample's half-second the fps filter would take the
+ * last, up to a quarter second after the sample's time, where the plan decodes the very frame.
  * Judged on the first minute.
  */
 export async function keyframesSuffice(file: string, sampleFps: number, fps: number | null): Promise<boolean> {
-  const gap = await longestKeyframeGap(file, 60);
-  return gap !== null && gap <= 1 / sampleFps + 1 / (fps || 30);
+  const gaps = await keyframeGaps(file, 60);
+  const frame = 1 / (fps || 30);
+  return gaps !== null && gaps.longest <= 1 / sampleFps + frame && gaps.median >= 1 / (2 * sampleFps) - frame;
 }
 
 /**

@@ -149,10 +149,11 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
 }
 
 /**
- * The longest stretch between two keyframes in the first `withinSeconds` of the video, in seconds,
- * read from the packets' flags (nothing is decoded); null when fewer than two keyframes are there.
+ * The stretches between keyframes in the first `withinSeconds` of the video, in seconds: the
+ * longest and the middle one of them, read from the packets' flags (nothing is decoded); null
+ * when fewer than two keyframes are there.
  */
-export async function longestKeyframeGap(file: string, withinSeconds: number): Promise<number | null> {
+export async function keyframeGaps(file: string, withinSeconds: number): Promise<{ longest: number; median: number } | null> {
   const csv = await run(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `%+${withinSeconds}`, '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', ...(await videoInput(file))]);
   const keyframes = csv
     .split('\n')
@@ -161,9 +162,8 @@ export async function longestKeyframeGap(file: string, withinSeconds: number): P
     .map(([time]) => Number(time))
     .sort((a, b) => a - b);
   if (keyframes.length < 2) return null;
-  let longest = 0;
-  for (let i = 1; i < keyframes.length; i++) longest = Math.max(longest, keyframes[i]! - keyframes[i - 1]!);
-  return longest;
+  const gaps = keyframes.slice(1).map((time, i) => time - keyframes[i]!).sort((a, b) => a - b);
+  return { longest: gaps.at(-1)!, median: gaps[gaps.length >> 1]! };
 }
 
 /** True when browsers play the file as it is: H.264 (8-bit 4:2:0) with AAC or no sound, in MP4/MOV. */
