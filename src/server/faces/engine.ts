@@ -148,12 +148,15 @@ function createEngine(tf: Tf, faceapi: FaceApi, tinyDetector: TinyDetectorSessio
       const region = expand(box, 0.35, frame);
       const crop = cropRgb(frame, region);
       const regionTensor = tf.tensor3d(crop.data, [crop.height, crop.width, 3], 'int32');
-      const inner = {
-        x: Math.max(0, Math.round(box.x - region.x)),
-        y: Math.max(0, Math.round(box.y - region.y)),
-        w: Math.max(1, Math.min(crop.width - Math.round(box.x - region.x), Math.round(box.w))),
-        h: Math.max(1, Math.min(crop.height - Math.round(box.y - region.y), Math.round(box.h))),
+      // The face's part inside the crop: a detector's box may run past the frame's edge (a head
+      // cut by the top of the picture), and what lies outside is not there to read.
+      const innerOf = (from: number, size: number, limit: number) => {
+        const start = Math.min(limit - 1, Math.max(0, Math.round(from)));
+        return [start, Math.max(1, Math.min(limit, Math.round(from + size)) - start)] as const;
       };
+      const [ix, iw] = innerOf(box.x - region.x, box.w, crop.width);
+      const [iy, ih] = innerOf(box.y - region.y, box.h, crop.height);
+      const inner = { x: ix, y: iy, w: iw, h: ih };
       const tensors: Array<{ dispose(): void }> = [regionTensor];
       try {
         const faceTensor = tf.slice(regionTensor, [inner.y, inner.x, 0], [inner.h, inner.w, 3]);
@@ -161,8 +164,10 @@ function createEngine(tf: Tf, faceapi: FaceApi, tinyDetector: TinyDetectorSessio
         const landmarks = await faceapi.detectFaceLandmarks(faceTensor);
         const aligned = landmarks.align();
         const rect = new faceapi.Rect(aligned.x + inner.x, aligned.y + inner.y, aligned.width, aligned.height).clipAtImageBorders(crop.width, crop.height);
-        const [alignedTensor] = await faceapi.extractFaceTensors(regionTensor, [rect]);
-        tensors.push(alignedTensor);
+        // Landmarks that place the face off the crop give no aligned face: the box itself serves.
+        const [extracted] = rect.width >= 1 && rect.height >= 1 ? await faceapi.extractFaceTensors(regionTensor, [rect]) : [];
+        const alignedTensor = extracted ?? faceTensor;
+        if (extracted) tensors.push(extracted);
         // The mean of the face and its mirror image: a descriptor that does not depend on
         // which way the face is turned as much (measured in docs/decisions/0011).
         const mirrored = tf.reverse(alignedTensor, 1);
