@@ -3,7 +3,8 @@
 // every 0.5 s to every 10 s, the common frame rates, a phone's variable frame rate, HEVC in MOV,
 // VP9 in WebM, H.264 in MKV, a display rotation, with and without sound; and what came in after:
 // every frame a keyframe (MJPEG, the intra-only modes of cameras), a phone's 10-bit HDR HEVC, and a
-// file cut by stream copy in the middle of a keyframe's run (its edit list hides the first frames). The picture is ffmpeg's
+// file cut by stream copy in the middle of a keyframe's run (its edit list hides the first frames),
+// and one with a cover picture beside its video. The picture is ffmpeg's
 // moving test pattern, so every frame differs from the next and a wrong frame shows.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -33,6 +34,8 @@ export interface CameraEncoding {
   hdr?: boolean;
   /** Cut from a longer file by stream copy from this second, as a phone's or an editor's quick trim does. */
   trimmedFromS?: number;
+  /** A cover picture stored as a second video stream, with more pixels than the tests' tiny video. */
+  cover?: boolean;
 }
 
 const base = { seconds: 8, rate: '30', keyframeS: 2, codec: 'h264', bframes: 3, ext: 'mp4' } as const;
@@ -60,6 +63,7 @@ export const CAMERA_ENCODINGS: CameraEncoding[] = [
   { ...base, name: 'mjpeg-mov', codec: 'mjpeg', ext: 'mov', keyframeS: 1 / 30, bframes: 0 },
   { ...base, name: 'hevc-hdr10-phone-mov', codec: 'hevc', ext: 'mov', keyframeS: 1, hdr: true, audio: true },
   { ...base, name: 'h264-trimmed-copy', trimmedFromS: 1.3 },
+  { ...base, name: 'h264-with-cover', cover: true, audio: true },
 ];
 
 /** The frame rate as a number. */
@@ -108,6 +112,13 @@ export async function encodeCameraFile(dir: string, encoding: CameraEncoding, si
     const whole = path.join(dir, `${encoding.name}-whole.${encoding.ext}`);
     await run('ffmpeg', [...args, whole]);
     await run('ffmpeg', ['-v', 'error', '-y', '-ss', String(encoding.trimmedFromS), '-i', whole, '-c', 'copy', '-t', String(encoding.seconds), file]);
+    return file;
+  }
+  if (encoding.cover) {
+    const plain = path.join(dir, `${encoding.name}-plain.${encoding.ext}`);
+    await run('ffmpeg', [...args, plain]);
+    const cover = ['-f', 'lavfi', '-i', 'color=c=orange:s=240x240:d=0.04'];
+    await run('ffmpeg', ['-v', 'error', '-y', '-i', plain, ...cover, '-map', '0', '-map', '1:v', '-c', 'copy', '-c:v:1', 'mjpeg', '-frames:v:1', '1', '-disposition:v:1', 'attached_pic', file]);
     return file;
   }
   if (!encoding.rotate) {

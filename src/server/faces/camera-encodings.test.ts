@@ -33,7 +33,7 @@ describe('camera and phone encodings', () => {
     it(`${encoding.name}: every stretch gives the samples of a plain decode, pixel for pixel`, async () => {
       const file = await encodeCameraFile(work, encoding);
       const probe = await probeVideo(file);
-      if (encoding.rotate) expect([probe.width, probe.height]).toEqual([96, 160]);
+      expect([probe.width, probe.height]).toEqual(encoding.rotate ? [96, 160] : [160, 96]);
       const duration = probe.durationSeconds;
       const base = { file, width: probe.width, height: probe.height };
       // The truth: the whole file decoded from its start, every frame, one sample each half second.

@@ -60,7 +60,7 @@ function probe(args: string[]): Promise<string> {
  * `videoInput`). Null when the file does not say enough to cut it.
  */
 export async function readPackets(input: string[], fromS: number, toS: number): Promise<StretchPackets | null> {
-  const head = await probe(['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=time_base:format=start_time', '-of', 'csv', ...input]);
+  const head = await probe(['-v', 'error', '-select_streams', 'V:0', '-show_entries', 'stream=time_base:format=start_time', '-of', 'csv', ...input]);
   const timeBase = /^stream,(\d+)\/(\d+)/m.exec(head);
   const start = /^format,([-\d.]+)/m.exec(head);
   if (!timeBase || !Number(timeBase[1]) || !Number(timeBase[2])) return null;
@@ -68,7 +68,7 @@ export async function readPackets(input: string[], fromS: number, toS: number): 
   if (!Number.isFinite(startUs)) return null;
   const from = startUs / 1e6 + fromS;
   // Two seconds past the end: the packets just after the last sample give its out point.
-  const csv = await probe(['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `${from.toFixed(6)}%${(startUs / 1e6 + toS + 2).toFixed(6)}`, '-show_entries', 'packet=pts,dts,flags', '-of', 'csv=p=0', ...input]);
+  const csv = await probe(['-v', 'error', '-select_streams', 'V:0', '-read_intervals', `${from.toFixed(6)}%${(startUs / 1e6 + toS + 2).toFixed(6)}`, '-show_entries', 'packet=pts,dts,flags', '-of', 'csv=p=0', ...input]);
   const packets: Packet[] = [];
   for (const line of csv.split('\n')) {
     if (!line) continue;
@@ -239,7 +239,7 @@ export async function planDecode(input: string[], startS: number, endS: number, 
  * `withinSeconds` when frames no other frame refers to are skipped (decoding those once).
  */
 export async function referenceFrameTimes(input: string[], withinSeconds: number): Promise<number[]> {
-  const csv = await probe(['-v', 'error', '-threads', '1', '-skip_frame', 'noref', '-select_streams', 'v:0', '-read_intervals', `%+${withinSeconds}`, '-show_entries', 'frame=pts_time:format=start_time', '-of', 'csv', ...input]);
+  const csv = await probe(['-v', 'error', '-threads', '1', '-skip_frame', 'noref', '-select_streams', 'V:0', '-read_intervals', `%+${withinSeconds}`, '-show_entries', 'frame=pts_time:format=start_time', '-of', 'csv', ...input]);
   const start = Number(/^format,([-\d.]+)/m.exec(csv)?.[1] ?? 0) || 0;
   return [...csv.matchAll(/^frame,([-\d.]+)/gm)].map((m) => Number(m[1]) - start).filter((t) => Number.isFinite(t)).sort((a, b) => a - b);
 }

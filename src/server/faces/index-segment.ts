@@ -197,7 +197,9 @@ async function* decodeSamples(segment: Segment, sampleFps: number, input: string
   // rounding up would hand every sample the keyframe half a second before it (the boxes of a
   // player running, and the clips, half a second out). eof_action=pass keeps the last one.
   const rounding = segment.keyframesOnly ? 'near' : 'up';
-  args.push('-vf', `fps=${sampleFps}:start_time=0:round=${rounding}:eof_action=pass,scale=${segment.width}:${segment.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
+  // The file's first video stream, as the probe and the plan read it: left to itself ffmpeg takes
+  // the one with the most pixels, which can be a cover picture stored beside the video.
+  args.push('-map', '0:V:0', '-vf', `fps=${sampleFps}:start_time=0:round=${rounding}:eof_action=pass,scale=${segment.width}:${segment.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1');
   const child = spawn(FFMPEG, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const stop = () => child.kill('SIGKILL');
   signal?.addEventListener('abort', stop, { once: true });

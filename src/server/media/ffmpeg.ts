@@ -128,10 +128,12 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
       avg_frame_rate?: string;
       duration?: string;
       tags?: { rotate?: string };
+      disposition?: { attached_pic?: number };
       side_data_list?: Array<{ rotation?: number }>;
     }>;
   };
-  const video = info.streams?.find((s) => s.codec_type === 'video');
+  // A cover picture stored as a video stream is not the video (ffmpeg's `V` streams everywhere else).
+  const video = info.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   if (!video?.width || !video.height) throw new Error('The file has no video stream.');
   const audio = info.streams?.find((s) => s.codec_type === 'audio');
   const rotation = Math.abs(Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0)) % 180;
@@ -154,7 +156,7 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
  * when fewer than two keyframes are there.
  */
 export async function keyframeGaps(file: string, withinSeconds: number): Promise<{ longest: number; median: number } | null> {
-  const csv = await run(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `%+${withinSeconds}`, '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', ...(await videoInput(file))]);
+  const csv = await run(FFPROBE, ['-v', 'error', '-select_streams', 'V:0', '-read_intervals', `%+${withinSeconds}`, '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', ...(await videoInput(file))]);
   const keyframes = csv
     .split('\n')
     .map((line) => line.split(','))
@@ -190,7 +192,7 @@ export async function makeWebVideo(input: string, output: string, probe: VideoPr
     '-y', '-v', 'error', '-nostats', '-progress', 'pipe:1',
     ...(await videoInput(input)),
     // The first video and (if any) audio stream only: data tracks can carry a location.
-    '-map', '0:v:0', '-map', '0:a:0?',
+    '-map', '0:V:0', '-map', '0:a:0?',
     '-map_metadata', '-1', '-map_chapters', '-1',
     ...codecs,
     '-movflags', '+faststart',

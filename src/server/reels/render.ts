@@ -89,7 +89,7 @@ export async function renderOutput(opts: RenderOptions): Promise<{ durationS: nu
   for (const [i, clip] of clips.entries()) {
     args.push('-ss', n3(clip.startS), '-t', n3(clip.durationS), ...(await videoInput(clip.file)));
     const source = input++;
-    let chain = `[${source}:v]setpts=PTS-STARTPTS,fps=${FPS}`;
+    let chain = `[${source}:V]setpts=PTS-STARTPTS,fps=${FPS}`;
     const first = clip.faces.find((f) => f.t >= 0 && f.t < clip.durationS);
     if (opts.spotlight && first) {
       // The ring: a picture input of its own per clip, placed on the first sighting's face and
