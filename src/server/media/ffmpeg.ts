@@ -137,7 +137,10 @@ export async function probeVideo(file: string): Promise<VideoProbe> {
   if (!video?.width || !video.height) throw new Error('The file has no video stream.');
   const audio = info.streams?.find((s) => s.codec_type === 'audio');
   const rotation = Math.abs(Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0)) % 180;
-  const duration = Number(info.format?.duration ?? video.duration ?? 0);
+  // The video's own length: a file cut by stream copy keeps the frames before its cut for its
+  // decoder, and its movie header may count them (a real broadcast clip said 25.8 s of 21.0 s).
+  const own = Number(video.duration);
+  const duration = Number.isFinite(own) && own > 0 ? own : Number(info.format?.duration ?? 0);
   return {
     durationSeconds: Number.isFinite(duration) ? duration : 0,
     width: rotation === 90 ? video.height : video.width,
