@@ -31,6 +31,13 @@ export interface StretchPackets {
   /** The file's start time, µs: ffmpeg counts `-ss` (and so the samples) from it. */
   startUs: number;
   packets: Packet[];
+  /**
+   * For each video packet, the latest decode time (µs) of the other streams' packets read before
+   * it (sound, mostly): ffmpeg's concat demuxer ends a piece at the first packet of any stream
+   * past its out point, and files that store their sound ahead of the picture would lose frames.
+   * Empty: the file has no other stream.
+   */
+  othersUs: number[];
   /** The listing reached the end of the file. */
   toEnd: boolean;
 }
@@ -53,35 +60,63 @@ function probe(args: string[]): Promise<string> {
   });
 }
 
+/** How far past a stretch's end its packets are listed: the packets just after the last sample give its out point. */
+const LISTING_PAST_END_S = 3;
+
 /**
  * The video packets from the keyframe before `fromS` to a little after `toS` (seconds from the
- * file's start), with the time base and start time needed to place them. Only the packets'
- * headers are read (nothing is decoded). `input` is the file as ffprobe opens it (media/ffmpeg.ts
- * `videoInput`). Null when the file does not say enough to cut it.
+ * file's start), with the time base and start time needed to place them, and the decode times of
+ * the other streams' packets between them. Only the packets' headers are read (nothing is
+ * decoded). `input` is the file as ffprobe opens it (media/ffmpeg.ts `videoInput`). Null when the
+ * file does not say enough to cut it.
  */
 export async function readPackets(input: string[], fromS: number, toS: number): Promise<StretchPackets | null> {
-  const head = await probe(['-v', 'error', '-select_streams', 'V:0', '-show_entries', 'stream=time_base:format=start_time', '-of', 'csv', ...input]);
-  const timeBase = /^stream,(\d+)\/(\d+)/m.exec(head);
-  const start = /^format,([-\d.]+)/m.exec(head);
-  if (!timeBase || !Number(timeBase[1]) || !Number(timeBase[2])) return null;
-  const startUs = start ? Math.round(Number(start[1]) * 1e6) : 0;
+  const head = JSON.parse(await probe(['-v', 'error', '-show_entries', 'stream=index,codec_type,time_base:stream_disposition=attached_pic:format=start_time', '-of', 'json', ...input])) as {
+    streams?: Array<{ index: number; codec_type?: string; time_base?: string; disposition?: { attached_pic?: number } }>;
+    format?: { start_time?: string };
+  };
+  const ticks = new Map<number, number>();
+  for (const stream of head.streams ?? []) {
+    const [num, den] = (stream.time_base ?? '').split('/').map(Number);
+    if (num && den) ticks.set(stream.index, num / den);
+  }
+  // The first video stream that is not a cover picture: ffmpeg's V:0, as every other reader takes.
+  const video = head.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const tick = video && ticks.get(video.index);
+  if (!video || !tick) return null;
+  const startUs = head.format?.start_time ? Math.round(Number(head.format.start_time) * 1e6) : 0;
   if (!Number.isFinite(startUs)) return null;
   const from = startUs / 1e6 + fromS;
-  // Two seconds past the end: the packets just after the last sample give its out point.
-  const csv = await probe(['-v', 'error', '-select_streams', 'V:0', '-read_intervals', `${from.toFixed(6)}%${(startUs / 1e6 + toS + 2).toFixed(6)}`, '-show_entries', 'packet=pts,dts,flags', '-of', 'csv=p=0', ...input]);
+  const until = startUs / 1e6 + toS + LISTING_PAST_END_S;
+  // Every stream's packets, in the order the demuxer reads them.
+  const csv = await probe(['-v', 'error', '-read_intervals', `${from.toFixed(6)}%${until.toFixed(6)}`, '-show_entries', 'packet=stream_index,pts,dts,flags', '-of', 'csv=p=0', ...input]);
   const packets: Packet[] = [];
+  const othersUs: number[] = [];
+  let otherUs = -Infinity;
+  let lastUs = -Infinity;
   for (const line of csv.split('\n')) {
     if (!line) continue;
-    const [pts, dts, flags] = line.split(',');
-    // A packet without times (some containers leave them out) cannot be placed: no plan.
+    const [index, pts, dts, flags] = line.split(',');
+    const stream = Number(index);
+    if (stream !== video.index) {
+      // A packet of another stream without a decode time is never compared with an out point.
+      const other = ticks.get(stream);
+      if (other && /^-?\d+$/.test(dts ?? '')) otherUs = Math.max(otherUs, Number(dts) * other * 1e6);
+      if (Number.isFinite(otherUs)) lastUs = Math.max(lastUs, otherUs);
+      continue;
+    }
+    // A video packet without times (some containers leave them out) cannot be placed: no plan.
     if (!/^-?\d+$/.test(pts ?? '') || !/^-?\d+$/.test(dts ?? '')) return null;
     packets.push({ pts: Number(pts), dts: Number(dts), key: flags?.startsWith('K') ?? false });
+    othersUs.push(otherUs);
+    lastUs = Math.max(lastUs, Number(dts) * tick * 1e6);
   }
-  const tick = Number(timeBase[1]) / Number(timeBase[2]);
-  // The listing stops two seconds after `toS`, or at the end of the file.
-  const last = packets.at(-1);
-  const toEnd = !last || last.dts * tick < startUs / 1e6 + toS + 2 - 0.5;
-  return { tick, startUs, packets, toEnd };
+  // ffprobe stops at the first packet of any stream past the interval, so with the sound ahead the
+  // picture's listing ends early; it must still reach well past the last sample.
+  const toEnd = lastUs < (until - 0.5) * 1e6;
+  const lastVideo = packets.at(-1);
+  if (!toEnd && (!lastVideo || lastVideo.dts * tick < startUs / 1e6 + toS + 1)) return null;
+  return { tick, startUs, packets, othersUs: othersUs.some(Number.isFinite) ? othersUs : [], toEnd };
 }
 
 /**
@@ -121,7 +156,7 @@ export function planPieces(listing: StretchPackets, startS: number, endS: number
     else groups.push({ key, last });
   }
   if (!groups.length) return null;
-  const pieces: Array<DecodePiece & { last: number }> = [];
+  const pieces: Array<{ inUs: number; key: number; last: number }> = [];
   for (const [g, group] of groups.entries()) {
     const previous = pieces.at(-1);
     // The next packet in the file is this keyframe: go on decoding without a cut.
@@ -132,15 +167,30 @@ export function planPieces(listing: StretchPackets, startS: number, endS: number
     // In points are the keyframe's own time (rounded up to the µs, so that the seek lands on it),
     // the stretch's start for the first piece.
     const inUs = g === 0 ? originUs : Math.ceil(packets[group.key]!.pts * tick * 1e6 - 1e-6);
-    pieces.push({ inUs, outUs: null, last: group.last });
+    pieces.push({ inUs, key: group.key, last: group.last });
   }
-  return pieces.map(({ inUs, last }) => {
+  const outPoint = ({ inUs, last }: { inUs: number; last: number }): number | null => {
     const after = packets[last + 1];
     // Cut between the last packet needed and the next one, by decode time; nothing after the
     // last packet of a listing that reached the end of the file.
-    if (!after) return { inUs, outUs: listing.toEnd ? null : atOrAfter(inUs, Math.round((packets[last]!.dts * tick + tick) * 1e6)) };
-    return { inUs, outUs: atOrAfter(inUs, Math.round(((packets[last]!.dts + after.dts) / 2) * tick * 1e6)) };
-  });
+    if (!after && listing.toEnd) return null;
+    let outUs = Math.round((after ? (packets[last]!.dts + after.dts) / 2 : packets[last]!.dts + 1) * tick * 1e6);
+    // Past every other stream's packet read before the last one needed: the demuxer ends a piece
+    // at the first packet of any stream past its out point.
+    const otherUs = listing.othersUs[last] ?? -Infinity;
+    if (otherUs >= outUs) outUs = Math.floor(otherUs) + 1;
+    return atOrAfter(inUs, outUs);
+  };
+  const joined: typeof pieces = [];
+  for (const piece of pieces) {
+    const previous = joined.at(-1);
+    const outUs = previous && outPoint(previous);
+    // The piece before reads on into this one's keyframe (its out point moved past the sound read
+    // ahead): decoding them apart would give those frames twice, so go on without a cut.
+    if (previous && (outUs === null || outUs! > packets[piece.key]!.dts * tick * 1e6)) previous.last = piece.last;
+    else joined.push({ ...piece });
+  }
+  return joined.map((piece) => ({ inUs: piece.inUs, outUs: outPoint(piece) }));
 }
 
 /**
@@ -203,6 +253,8 @@ export interface DecodePlan {
   share: number;
   /** How many samples the pieces must give at least (those up to the last frame listed). */
   samples: number;
+  /** How many samples the stretch has: a piece that reads on past its end gives more, not the stretch's. */
+  maxSamples: number;
 }
 
 /**
@@ -226,11 +278,14 @@ export async function planDecode(input: string[], startS: number, endS: number, 
   const lastFrameS = Math.max(...listing.packets.map((p) => p.pts)) * tick - listing.startUs / 1e6 - startS;
   let samples = 0;
   while (samples / sampleFps < endS - startS - 1e-9 && samples / sampleFps <= lastFrameS + 1e-6) samples++;
+  let maxSamples = samples;
+  while (maxSamples / sampleFps < endS - startS - 1e-9) maxSamples++;
   return {
     args: ['-protocol_whitelist', 'file,pipe', '-format_whitelist', 'concat', '-f', 'concat', '-safe', '0', '-i', 'pipe:0', '-copyts'],
     script,
     share: stretch.length ? decoded.length / stretch.length : 1,
     samples,
+    maxSamples,
   };
 }
 

@@ -84,6 +84,7 @@ export async function* frames(segment: Segment, sampleFps: number, options: Fram
       for await (const frame of decodeSamples(segment, sampleFps, input, plan, options.signal)) {
         handedOver++;
         yield frame;
+        if (handedOver >= plan.maxSamples) return;
       }
       if (handedOver >= plan.samples) return;
       reason = `the plan gave ${handedOver} of ${plan.samples} samples`;
