@@ -1,7 +1,7 @@
 // The index's decode against a plain decode of the whole file, sample for sample, on camera files
 // from outside the project (issue 32, docs/decisions/0042): real clips, kept outside the repository
 // (never committed), in BENCH_GAMES (default ../.cache-media/games beside the project; every .mp4,
-// .mov, .mkv and .webm there). Each file is cut into stretches as the index job cuts it (two
+// .m4v, .3gp, .mov, .mkv and .webm there). Each file is cut into stretches as the index job cuts it (two
 // halves) and at other places (a stretch from 1.5 s, from 3 s, one of the whole file); each
 // stretch's samples must be the very frames the plain decode gives at those times, with the plan
 // held (no fallback to decoding the stretch whole). Measured at 320 px wide: the pixels compared
@@ -25,7 +25,7 @@ async function samples(segment: Segment, fallbacks: string[]): Promise<Buffer[]>
 }
 
 runBenchmark(async () => {
-  const files = fs.existsSync(GAMES) ? fs.readdirSync(GAMES).filter((f) => /\.(mp4|mov|mkv|webm)$/i.test(f)).sort() : [];
+  const files = fs.existsSync(GAMES) ? fs.readdirSync(GAMES).filter((f) => /\.(mp4|m4v|3gp|mov|mkv|webm)$/i.test(f)).sort() : [];
   if (!files.length) throw new Error(`no camera files in ${GAMES} (set BENCH_GAMES)`);
   let total = 0;
   let wrong = 0;

@@ -4,7 +4,8 @@
 // VP9 in WebM, H.264 in MKV, a display rotation, with and without sound; and what came in after:
 // every frame a keyframe (MJPEG, the intra-only modes of cameras), a phone's 10-bit HDR HEVC, and a
 // file cut by stream copy in the middle of a keyframe's run (its edit list hides the first frames),
-// and one with a cover picture beside its video. The picture is ffmpeg's
+// one with a cover picture beside its video, and a fragmented MP4 that stores its sound ahead of
+// its picture. The picture is ffmpeg's
 // moving test pattern, so every frame differs from the next and a wrong frame shows.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -36,6 +37,12 @@ export interface CameraEncoding {
   trimmedFromS?: number;
   /** A cover picture stored as a second video stream, with more pixels than the tests' tiny video. */
   cover?: boolean;
+  /**
+   * Fragmented MP4 (as recorders that must survive a power cut write it) with the sound track
+   * first: each 2 s fragment holds its sound before its picture, so the demuxer reads sound up to
+   * a second ahead of the picture, as in the files Apple's recorders write.
+   */
+  soundAhead?: boolean;
 }
 
 const base = { seconds: 8, rate: '30', keyframeS: 2, codec: 'h264', bframes: 3, ext: 'mp4' } as const;
@@ -64,6 +71,7 @@ export const CAMERA_ENCODINGS: CameraEncoding[] = [
   { ...base, name: 'hevc-hdr10-phone-mov', codec: 'hevc', ext: 'mov', keyframeS: 1, hdr: true, audio: true },
   { ...base, name: 'h264-trimmed-copy', trimmedFromS: 1.3 },
   { ...base, name: 'h264-with-cover', cover: true, audio: true },
+  { ...base, name: 'h264-fragmented-sound-ahead', bframes: 0, audio: true, soundAhead: true },
 ];
 
 /** The frame rate as a number. */
@@ -89,7 +97,8 @@ export async function encodeCameraFile(dir: string, encoding: CameraEncoding, si
   const gop = Math.max(1, Math.round(encoding.keyframeS * fps));
   const args = ['-v', 'error', '-y', ...(source ? ['-i', source] : ['-f', 'lavfi', '-i', `testsrc2=size=${size.width}x${size.height}:rate=${encoding.rate}`])];
   if (encoding.audio) args.push('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000');
-  args.push('-map', '0:v', ...(encoding.audio ? ['-map', '1:a'] : []), '-t', String(encoding.seconds + (encoding.trimmedFromS ?? 0)));
+  const maps = encoding.soundAhead ? ['-map', '1:a', '-map', '0:v'] : ['-map', '0:v', ...(encoding.audio ? ['-map', '1:a'] : [])];
+  args.push(...maps, '-t', String(encoding.seconds + (encoding.trimmedFromS ?? 0)));
   // Frame durations of 1/30 s and 1/20 s in turn, as a phone's camera gives in changing light.
   if (encoding.variableRate) args.push('-vf', "setpts='(N+floor(N/4)*0.5)/30/TB'", '-fps_mode', 'passthrough', '-video_track_timescale', '600');
   else if (source) args.push('-r', encoding.rate);
@@ -106,6 +115,7 @@ export async function encodeCameraFile(dir: string, encoding: CameraEncoding, si
     args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(gop), ...bitrate(source, '8M', '300k'), '-pix_fmt', 'yuv420p');
   }
   if (encoding.audio) args.push('-c:a', encoding.ext === 'webm' ? 'libopus' : 'aac', '-shortest');
+  if (encoding.soundAhead) args.push('-movflags', '+frag_keyframe+empty_moov', '-frag_duration', '2000000');
   if (encoding.trimmedFromS) {
     // Stream copy from a time between keyframes: the file starts at the keyframe before it, and
     // its edit list says to show from the time asked.
