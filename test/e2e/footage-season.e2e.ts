@@ -59,12 +59,21 @@ it('an event with dates as dates, edited; three camera files dropped at once; ga
   await page.getByRole('form', { name: FOOTAGE.editEvent }).waitFor({ state: 'detached' });
   expect(await page.getByRole('form', { name: FOOTAGE.editEvent }).count()).toBe(0);
 
-  // Three games.
-  for (const label of ['Game 1 vs Hawks', 'Game 2 vs Owls', 'Game 3 vs Bears']) {
-    await page.getByLabel(FOOTAGE.gameName, { exact: true }).fill(label);
-    await page.getByRole('button', { name: FOOTAGE.addGame }).click();
-    await page.getByTestId('game-card').filter({ hasText: label }).waitFor();
-  }
+  // Three games, the third typed while the second is still being added: the form keeps it.
+  const gameName = page.getByLabel(FOOTAGE.gameName, { exact: true });
+  await gameName.fill('Game 1 vs Hawks');
+  await page.getByRole('button', { name: FOOTAGE.addGame }).click();
+  await page.getByTestId('game-card').filter({ hasText: 'Game 1 vs Hawks' }).waitFor();
+  await expect.poll(() => gameName.inputValue()).toBe('');
+  await gameName.fill('Game 2 vs Owls');
+  await page.getByRole('button', { name: FOOTAGE.addGame }).click();
+  await gameName.fill('Game 3 vs Bears');
+  await page.getByTestId('game-card').filter({ hasText: 'Game 2 vs Owls' }).waitFor();
+  const addGame = page.getByRole('button', { name: FOOTAGE.addGame });
+  await expect.poll(() => addGame.isEnabled()).toBe(true);
+  expect(await gameName.inputValue()).toBe('Game 3 vs Bears');
+  await addGame.click();
+  await page.getByTestId('game-card').filter({ hasText: 'Game 3 vs Bears' }).waitFor();
 
   // Three camera files dropped at once on the first game: Camera 1, 2, 3 in the order they came.
   const game1 = page.getByTestId('game-card').filter({ hasText: 'Game 1 vs Hawks' });

@@ -27,12 +27,16 @@ function AddGameForm({ eventId }: { eventId: string }) {
         const form = e.currentTarget;
         const data = new FormData(form);
         const startsAt = String(data.get('startsAt') ?? '');
+        const label = String(data.get('label') ?? '');
         add.mutate(
-          { eventId, label: String(data.get('label') ?? ''), court: String(data.get('court') ?? '') || null, startsAt: startsAt ? new Date(startsAt).toISOString() : null },
+          { eventId, label, court: String(data.get('court') ?? '') || null, startsAt: startsAt ? new Date(startsAt).toISOString() : null },
           {
             onSuccess: () => {
               notify.success({ title: FOOTAGE.gameAdded, description: '' });
-              form.reset();
+              // The new game shows before this answer (the list refetches first): an admin may
+              // already be typing the next one, which a reset would wipe.
+              const labelInput = form.elements.namedItem('label');
+              if (labelInput instanceof HTMLInputElement && labelInput.value === label) form.reset();
             },
             onError: (error) => notify.error({ title: FOOTAGE.actionFailed, description: error.message }),
           },

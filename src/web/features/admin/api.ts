@@ -77,7 +77,7 @@ export const useWaitingList = () => useQuery({ queryKey: ['admin', 'waiting-list
 export const useFailedJobs = () => useQuery({ queryKey: ['admin', 'jobs'], queryFn: () => unwrap(api.admin.jobs.failed.$get()) });
 
 /** After any change, every admin list shows the new state. */
-function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {
+export function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }) });
 }

@@ -1,6 +1,7 @@
 // The reel builder's admin calls: events and games, footage, and matching a request again.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { requestJson } from '../../lib/api-error';
+import { useAdminMutation } from '../admin/api';
 
 export interface AdminGame {
   id: string;
@@ -56,11 +57,6 @@ export const useEventFootage = (eventId: string | undefined) =>
     // Live updates refresh it; a slow poll covers a dropped stream while something is indexing.
     refetchInterval: (query) => (query.state.data?.some((f) => f.indexState === 'indexing' || f.indexState === 'queued') ? 5000 : false),
   });
-
-function useAdminMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }) });
-}
 
 export interface EventFields {
   name: string;
