@@ -70,7 +70,8 @@ describe('mail while the mail server is away', () => {
     await app.smtp.waitFor(to, 'Held by a busy server', 20_000);
     await expect.poll(async () => (await jobTo(to))?.state, { timeout: 10_000 }).toBe('completed');
     expect(received(to)).toHaveLength(1);
-  });
+    // Five failed tries with their pauses (about 15 s), longer on a loaded machine: as long as the polls above allow.
+  }, 150_000);
 
   it('the first retried mail that goes through brings the held ones forward: they go out at once, each once', async () => {
     const soon = uniqueEmail('soon');
