@@ -104,7 +104,8 @@ function score(proposals: ProposedAppearance[], at: Labels['athletes'][number]['
   at.forEach((point, k) => {
     if (uncertain.has(k)) return;
     const t = k * SAMPLE_S;
-    const over = proposals.filter((p) => p.startS <= t + 1e-6 && t <= p.endS + 1e-6);
+    // A clip shows [startS, endS): the frame at its end (the next shot's first, where a clip ends at a cut) is not in it.
+    const over = proposals.filter((p) => p.startS <= t + 1e-6 && t < p.endS - 1e-6);
     const sure = over.some((p) => !p.unsure);
     if (point) {
       tally.visible++;

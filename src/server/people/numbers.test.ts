@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { chestRegion, hasDigitShapedMark, jerseyOf, numberOfWords, readNumberIn, readShirtUnder, shirtWorthReading } from './numbers';
+import { chestRegion, hasDigitShapedMark, inkMarks, jerseyOf, numberGlyphs, numberOfWords, readNumberIn, readShirtUnder, shirtWorthReading } from './numbers';
 
 /** A shirt region of 220 × 240 as grey, with `text` printed on it (DejaVu, as the footage tests draw numbers). */
-async function shirt(options: { shirt: string; ink?: string; text?: string; size?: number; grain?: number }) {
-  const text = options.text ? `<text x="110" y="170" font-family="DejaVu Sans" font-weight="bold" font-size="${options.size ?? 110}" fill="${options.ink}" text-anchor="middle">${options.text}</text>` : '';
-  const svg = `<svg width="220" height="240"><rect width="220" height="240" fill="${options.shirt}"/>${text}</svg>`;
+async function shirt(options: { shirt: string; ink?: string; text?: string; size?: number; grain?: number; x?: number; behind?: string; over?: string }) {
+  const text = options.text ? `<text x="${options.x ?? 110}" y="170" font-family="DejaVu Sans" font-weight="bold" font-size="${options.size ?? 110}" fill="${options.ink}" text-anchor="middle">${options.text}</text>` : '';
+  const svg = `<svg width="220" height="240"><rect width="220" height="240" fill="${options.shirt}"/>${options.behind ?? ''}${text}${options.over ?? ''}</svg>`;
   const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   // Camera grain: a little noise on every pixel.
   let seed = 3;
@@ -28,6 +28,20 @@ describe('a track’s jersey number', () => {
     expect(jerseyOf([{ number: 4, confidence: 90 }])).toBe(4);
     expect(jerseyOf([{ number: 4, confidence: 75 }])).toBeNull();
     expect(jerseyOf([])).toBeNull();
+  });
+  it('on a person track, takes one digit only when read twice: read once, it is too often an arm’s edge read as 1', () => {
+    expect(jerseyOf([{ number: 1, confidence: 93 }], { oneDigitOnce: false })).toBeNull();
+    expect(jerseyOf([{ number: 24, confidence: 90 }], { oneDigitOnce: false })).toBe(24);
+    expect(jerseyOf([{ number: 4, confidence: 90 }, { number: 4, confidence: 80 }], { oneDigitOnce: false })).toBe(4);
+  });
+  it('counts a digit read alone for the two-digit number it is part of (a digit cut off), not against it', () => {
+    const reads = (...numbers: number[]) => numbers.map((number) => ({ number, confidence: 80 }));
+    // Read as seen on a real back, #10: the 0 cut off by the region's edge three times.
+    expect(jerseyOf(reads(10, 1, 10, 1, 0, 10, 4, 1))).toBe(10);
+    expect(jerseyOf(reads(23, 3))).toBe(23);
+    // A digit that is no part of it still competes.
+    expect(jerseyOf(reads(23, 7, 7))).toBe(7);
+    expect(jerseyOf(reads(23, 7))).toBeNull();
   });
 });
 
@@ -115,3 +129,42 @@ describe('a mark shaped like a printed digit (the reader skips regions without o
     expect(await readNumberIn(plain.rgb, { x: 0, y: 0, w: 220, h: 240 })).toBeNull();
   }, 60_000);
 });
+
+// A player's back seen from a sideline camera: the number's white is no lighter than the court
+// beside the shirt, and the shirt's edge against the court stands like a "1" just left of it.
+const BACK_BESIDE_COURT = {
+  shirt: '#1d2a6b',
+  ink: '#b9b9b9',
+  text: '30',
+  size: 64,
+  x: 140,
+  behind: '<rect width="62" height="240" fill="#c4c4c4"/>',
+  over: '<rect x="84" y="118" width="7" height="54" fill="#c4c4c4"/>',
+};
+
+describe('the candidate numbers in a region (each read alone)', () => {
+  it('are the two digits side by side, not an arm’s edge beside them', async () => {
+    const back = await shirt(BACK_BESIDE_COURT);
+    const marks = inkMarks(back.width, back.height, (i) => back.grey[i]! > 150);
+    const [first] = numberGlyphs(marks, back.width, back.height);
+    expect(first).toHaveLength(2);
+    // The "3" and the "0": right of the stroke at x 84-90, around the text's middle at x 140.
+    expect(Math.min(...first!.map((m) => m.x))).toBeGreaterThan(95);
+    expect(Math.max(...first!.map((m) => m.x + m.w))).toBeLessThan(185);
+  });
+
+  it('are none in a plain shirt, and three marks in a row are never read as one number', async () => {
+    const plain = await shirt({ shirt: '#1f3a93', grain: 20 });
+    expect(numberGlyphs(inkMarks(plain.width, plain.height, (i) => plain.grey[i]! > 200), plain.width, plain.height)).toEqual([]);
+    const three = await shirt({ shirt: '#1f3a93', ink: '#ffffff', text: '123', size: 70 });
+    const runs = numberGlyphs(inkMarks(three.width, three.height, (i) => three.grey[i]! > 200), three.width, three.height);
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.every((run) => run.length <= 2)).toBe(true);
+  });
+
+  it('let the reader read a number no lighter than the court beside the shirt, past an arm’s edge', async () => {
+    const back = await shirt(BACK_BESIDE_COURT);
+    expect(await readNumberIn(back.rgb, { x: 0, y: 0, w: 220, h: 240 })).toMatchObject({ number: 30 });
+  }, 60_000);
+});
+

@@ -23,7 +23,7 @@ export interface StretchPerson {
   faceTracks: unknown[];
   /** The shirt's colour along the track, `#rrggbb`, when it was seen clear of others. */
   kit: string | null;
-  /** The number on the shirt when its readings agreed (faces/jersey.ts jerseyOf), and how many were legible. */
+  /** The number on the shirt when its readings agreed (people/numbers.ts jerseyOf), and how many were legible. */
   jerseyNumber: number | null;
   numberReads: number;
 }
@@ -176,6 +176,6 @@ export class PeopleInStretch {
   private evidenceOf(track: PersonTrack): Pick<StretchPerson, 'kit' | 'jerseyNumber' | 'numberReads'> {
     const evidence = this.evidence.get(track);
     const kit = evidence ? kitOfTrack(evidence.kits) : null;
-    return { kit: kit ? labToHex(kit) : null, jerseyNumber: evidence ? jerseyOf(evidence.reads) : null, numberReads: evidence?.reads.length ?? 0 };
+    return { kit: kit ? labToHex(kit) : null, jerseyNumber: evidence ? jerseyOf(evidence.reads, { oneDigitOnce: false }) : null, numberReads: evidence?.reads.length ?? 0 };
   }
 }
