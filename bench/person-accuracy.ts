@@ -38,7 +38,9 @@
 // player's torso), the share of those in the player's longest track, and "one click": recall
 // and precision once the admin points at each player once in "Who's who" (the first sample where
 // a box holds them; the label goes to that track, the pieces that continue it in its shot and
-// the tracks its evidence links to, as the route does), the way competing products have analysts tag players.
+// the tracks its evidence links to, as the route does), the way competing products have analysts tag players;
+// by time (as recall above) and by box: the share of the samples where a person box holds the player
+// that a labelled track's box holds them, and the share of the labelled tracks' boxes that are the player.
 // The clips are split in two: TUNE (one soccer and one basketball clip) is the only part any rule
 // or threshold may be tried on; REPORT (the other three) gives the figures that count, the RESULT
 // line among them. Both are printed.
@@ -94,7 +96,7 @@ interface Tally {
   sureRight: number;
 }
 const emptyTally = (): Tally => ({ visible: 0, found: 0, foundSure: 0, covered: 0, coveredRight: 0, sureCovered: 0, sureRight: 0 });
-const half = () => ({ all: emptyTally(), noFace: emptyTally(), playerTracks: 0, readRight: 0, readWrong: 0, detected: 0, visibleLabelled: 0, longest: 0, oneClick: emptyTally() });
+const half = () => ({ all: emptyTally(), noFace: emptyTally(), playerTracks: 0, readRight: 0, readWrong: 0, detected: 0, visibleLabelled: 0, longest: 0, oneClick: emptyTally(), followed: 0, followedBoxes: 0, followedRight: 0 });
 
 const inBox = ([px, py]: readonly [number, number], [x, y, w, h]: [number, number, number, number]) => px >= x && px <= x + w && py >= y && py <= y + h;
 
@@ -228,7 +230,7 @@ async function main() {
           own++;
           if (person.jerseyNumber === athlete.number) right++;
           else if (person.jerseyNumber !== null) wrong++;
-          if (DEBUG) console.log(`DBG ${labels.clip} ${athlete.team} #${athlete.number}: track p${i} ${person.startS}-${person.endS} kit=${person.kit} number=${person.jerseyNumber} reads=${person.numberReads} inside=${inside}/${labelled}`);
+          if (DEBUG) console.log(`DBG ${labels.clip} ${athlete.team} #${athlete.number}: track p${i} ${person.startS}-${person.endS} kit=${person.kit} number=${person.jerseyNumber} reads=${person.numberReads} [${(person as unknown as { readsDbg?: string }).readsDbg}] inside=${inside}/${labelled}`);
         });
         tallies.longest += longest;
         // One click: the admin points at the player where a person box first holds them ("Who's
@@ -240,6 +242,23 @@ async function main() {
           const labelled = new Set(people.filter((p, i) => i === pointed || linkedByEvidence(row(people[pointed]!), row(p), teams)).map((p) => p.id));
           const pieces = result.people.map((p, i) => ({ id: `p${i}`, footageId, boxes: p.boxes as StoredBox[], kitColour: p.kit }));
           for (const id of continuationsOf(pieces[pointed]!, pieces, result.shotCuts)) labelled.add(id);
+          // Followed by box: the labelled tracks' boxes that hold the player, of the samples the player was detected, and of all their boxes.
+          const at = (k: number) => (athlete.at[k] && !uncertain.has(k) ? place(athlete.at[k]!) : null);
+          const held = new Set<number>();
+          for (const id of labelled) {
+            for (const [t, x, y, w, h] of result.people[Number(id.slice(1))]!.boxes as Array<[number, number, number, number, number]>) {
+              const k = Math.round(t / SAMPLE_S);
+              if (uncertain.has(k) || k >= athlete.at.length) continue;
+              tallies.followedBoxes++;
+              const point = at(k);
+              if (point && inBox(point, [x, y, w, h])) {
+                tallies.followedRight++;
+                held.add(k);
+              }
+            }
+          }
+          tallies.followed += held.size;
+          if (DEBUG) console.log(`DBG ${labels.clip} ${athlete.team} #${athlete.number}: pointed at p${pointed}, labelled ${[...labelled].join(',')}, holding the player at ${held.size} samples`);
           add(tallies.oneClick, score(proposeAppearances(tracks, indexedFiles, [], [], athlete.number, { ...weigh, labels: { athlete: labelled, not: new Set() } }), athlete.at, uncertain));
         } else add(tallies.oneClick, score([], athlete.at, uncertain));
         tallies.playerTracks += own;
@@ -259,7 +278,7 @@ async function main() {
       console.log(`\n${name}: all players:        recall ${ratio(t.all.found, t.all.visible)} (sure ${ratio(t.all.foundSure, t.all.visible)}), precision ${ratio(t.all.coveredRight, t.all.covered)}, sure precision ${ratio(t.all.sureRight, t.all.sureCovered)}, over ${t.all.visible} samples in the picture`);
       console.log(`${name}: no face over 30 px: recall ${ratio(t.noFace.found, t.noFace.visible)}, precision ${ratio(t.noFace.coveredRight, t.noFace.covered)}, over ${t.noFace.visible} samples`);
       console.log(`${name}: detected (a person box holds the player): ${ratio(t.detected, t.visibleLabelled)}; of those samples, in the player's longest track: ${ratio(t.longest, t.detected)}`);
-      console.log(`${name}: one click (the admin points at each player once): recall ${ratio(t.oneClick.found, t.oneClick.visible)}, precision ${ratio(t.oneClick.coveredRight, t.oneClick.covered)}`);
+      console.log(`${name}: one click (the admin points at each player once): recall ${ratio(t.oneClick.found, t.oneClick.visible)}, precision ${ratio(t.oneClick.coveredRight, t.oneClick.covered)}; by box, the labelled tracks hold the player at ${ratio(t.followed, t.detected)} of the samples a box did, and ${ratio(t.followedRight, t.followedBoxes)} of their boxes are the player`);
       console.log(`${name}: numbers: ${t.playerTracks} person tracks are labelled players; ${t.readRight} read right, ${t.readWrong} read wrong, ${t.playerTracks - t.readRight - t.readWrong} not read`);
     }
     const r = halves.report;

@@ -48,4 +48,23 @@ describe('pieces of one player’s track', () => {
     // One of them clearly nearer: that one.
     expect(continuationsOf(a, [a, piece('b', walk(110, 3, 4)), piece('c', walk(300, 3, 4))], [])).toEqual(new Set(['a', 'b']));
   });
+
+  it('joins a piece the tracker started while the old one still held a box, near where the player was then', () => {
+    // The player runs right 20 px a sample; the tracker takes them up as b at 1.5 s while a still has boxes to 2 s.
+    const a = piece('a', walk(100, 0, 2, 20));
+    const b = piece('b', walk(160, 1.5, 4, 20));
+    expect(continuationsOf(a, [a, b], [])).toEqual(new Set(['a', 'b']));
+    expect(continuationsOf(b, [a, b], [])).toEqual(new Set(['a', 'b']));
+    // Taken up at the very sample the old piece ends.
+    const c = piece('c', walk(180, 2, 4, 20));
+    expect(continuationsOf(a, [a, c], [])).toEqual(new Set(['a', 'c']));
+  });
+
+  it('joins no piece that overlaps the player for longer, lies within their time, or starts far from where they were then', () => {
+    const a = piece('a', walk(100, 0, 4, 20));
+    expect(continuationsOf(a, [a, piece('b', walk(160, 2.5, 6, 20))], [])).toEqual(new Set(['a']));
+    expect(continuationsOf(a, [a, piece('b', walk(170, 1, 3.5, 20))], [])).toEqual(new Set(['a']));
+    // Starting at 3.5 s beside where a was then (x 240), more than three heights off.
+    expect(continuationsOf(a, [a, piece('b', walk(240 + 700, 3.5, 6, 20))], [])).toEqual(new Set(['a']));
+  });
 });
