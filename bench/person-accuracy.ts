@@ -61,6 +61,7 @@ import { keyframesSuffice } from '../src/server/faces/indexing';
 import { proposeAppearances, type IndexedFile, type IndexedPerson, type IndexedTrack, type ProposedAppearance } from '../src/server/faces/matching';
 import { continuationsOf, linkedByEvidence } from '../src/server/people/labels';
 import type { StoredBox } from '../src/server/people/track-boxes';
+import { hexToLab, kitsAsSeenByFile, teamOfKit } from '../src/server/people/kit';
 import { createFacePool } from '../src/server/faces/pool';
 import type { SegmentResult } from '../src/server/faces/types';
 import { probeVideo } from '../src/server/media/ffmpeg';
@@ -96,7 +97,7 @@ interface Tally {
   sureRight: number;
 }
 const emptyTally = (): Tally => ({ visible: 0, found: 0, foundSure: 0, covered: 0, coveredRight: 0, sureCovered: 0, sureRight: 0 });
-const half = () => ({ all: emptyTally(), noFace: emptyTally(), playerTracks: 0, readRight: 0, readWrong: 0, detected: 0, visibleLabelled: 0, longest: 0, oneClick: emptyTally(), followed: 0, followedBoxes: 0, followedRight: 0 });
+const half = () => ({ kitRight: 0, kitWrong: 0, kitRightGiven: 0, kitWrongGiven: 0, all: emptyTally(), noFace: emptyTally(), playerTracks: 0, readRight: 0, readWrong: 0, detected: 0, visibleLabelled: 0, longest: 0, oneClick: emptyTally(), followed: 0, followedBoxes: 0, followedRight: 0 });
 
 const inBox = ([px, py]: readonly [number, number], [x, y, w, h]: [number, number, number, number]) => px >= x && px <= x + w && py >= y && py <= y + h;
 
@@ -187,6 +188,8 @@ async function main() {
       const people: IndexedPerson[] = result.people.map((p, i) => ({ id: `p${i}`, footageId, startS: p.startS, endS: p.endS, samples: p.boxes.length, faceTrackIds: p.faceTracks.map((j) => `f${j}`), kit: p.kit, jerseyNumber: p.jerseyNumber }));
       const teams = labels.teams.map((t) => ({ teamId: t.name, colours: [t.kit] }));
       const place = placeOf(labels);
+      const teamsSeen = kitsAsSeenByFile(people, teams)(footageId);
+      if (DEBUG) console.log(`DBG ${labels.clip} teams as seen: ${JSON.stringify(teamsSeen)}`);
 
       for (const athlete of labels.athletes) {
         const weigh = { people, athlete: { teamId: athlete.team, number: athlete.number }, teams };
@@ -228,6 +231,13 @@ async function main() {
           longest = Math.max(longest, inside);
           if (inside < 2 || inside * 2 < person.boxes.length) return;
           own++;
+          if (person.kit) {
+            // The team its kit names: against the colours given, and as matching names it (the colours as this camera shows them).
+            const given = teamOfKit(hexToLab(person.kit), teams)?.teamId;
+            const seen = teamOfKit(hexToLab(person.kit), teamsSeen)?.teamId;
+            if (given) tallies[given === athlete.team ? 'kitRightGiven' : 'kitWrongGiven']++;
+            if (seen) tallies[seen === athlete.team ? 'kitRight' : 'kitWrong']++;
+          }
           if (person.jerseyNumber === athlete.number) right++;
           else if (person.jerseyNumber !== null) wrong++;
           if (DEBUG) console.log(`DBG ${labels.clip} ${athlete.team} #${athlete.number}: track p${i} ${person.startS}-${person.endS} kit=${person.kit} number=${person.jerseyNumber} reads=${person.numberReads} [${(person as unknown as { readsDbg?: string }).readsDbg}] inside=${inside}/${labelled}`);
@@ -239,7 +249,7 @@ async function main() {
         if (first >= 0) {
           const pointed = result.people.findIndex((p) => p.boxes.some(([t, x, y, w, h]) => Math.round(t! / SAMPLE_S) === first && inBox(place(athlete.at[first]!), [x!, y!, w!, h!])));
           const row = (p: IndexedPerson) => ({ faceTrackIds: p.faceTrackIds, jerseyNumber: p.jerseyNumber, kitColour: p.kit });
-          const labelled = new Set(people.filter((p, i) => i === pointed || linkedByEvidence(row(people[pointed]!), row(p), teams)).map((p) => p.id));
+          const labelled = new Set(people.filter((p, i) => i === pointed || linkedByEvidence(row(people[pointed]!), row(p), teamsSeen)).map((p) => p.id));
           const pieces = result.people.map((p, i) => ({ id: `p${i}`, footageId, boxes: p.boxes as StoredBox[], kitColour: p.kit }));
           for (const id of continuationsOf(pieces[pointed]!, pieces, result.shotCuts)) labelled.add(id);
           // Followed by box: the labelled tracks' boxes that hold the player, of the samples the player was detected, and of all their boxes.
@@ -279,6 +289,7 @@ async function main() {
       console.log(`${name}: no face over 30 px: recall ${ratio(t.noFace.found, t.noFace.visible)}, precision ${ratio(t.noFace.coveredRight, t.noFace.covered)}, over ${t.noFace.visible} samples`);
       console.log(`${name}: detected (a person box holds the player): ${ratio(t.detected, t.visibleLabelled)}; of those samples, in the player's longest track: ${ratio(t.longest, t.detected)}`);
       console.log(`${name}: one click (the admin points at each player once): recall ${ratio(t.oneClick.found, t.oneClick.visible)}, precision ${ratio(t.oneClick.coveredRight, t.oneClick.covered)}; by box, the labelled tracks hold the player at ${ratio(t.followed, t.detected)} of the samples a box did, and ${ratio(t.followedRight, t.followedBoxes)} of their boxes are the player`);
+      console.log(`${name}: kit: of the ${t.playerTracks} player tracks, the kit named the player's team on ${t.kitRight} (wrong team ${t.kitWrong}) with the colours as each camera shows them, ${t.kitRightGiven} (wrong ${t.kitWrongGiven}) with the colours given alone`);
       console.log(`${name}: numbers: ${t.playerTracks} person tracks are labelled players; ${t.readRight} read right, ${t.readWrong} read wrong, ${t.playerTracks - t.readRight - t.readWrong} not read`);
     }
     const r = halves.report;

@@ -205,6 +205,20 @@ describe('people weighed with the faces (issue 35)', () => {
     expect(alone).toMatchObject({ unsure: false, reason: null, personTrackIds: [] });
   });
 
+  it('names the team by its kit as each camera shows it: a dim camera’s tigers are tigers there, and only there', () => {
+    // A dim camera records the orange kit as a brown no colour given matches; its teammates show it.
+    const dim = (startS: number, over: Partial<IndexedPerson> = {}) => person('dim', startS, startS + 5, { kit: '#8a5a32', ...over });
+    const seven = dim(10, { jerseyNumber: 7 });
+    const teammates = [dim(20), dim(30), dim(40)];
+    const sharks = [person('dim', 10, 20, { kit: '#1f2a5a' })];
+    const clips = proposeAppearances([], [file('dim')], [], [], 7, { people: [seven, ...teammates, ...sharks], athlete: shirt, teams });
+    expect(clips.map((c) => [c.personTrackIds, c.reason, c.unsure])).toEqual([[[seven.id], 'number_and_kit', false]]);
+    // On a camera with no other brown shirt, the same brown says nothing of the team.
+    const alone = person('other', 10, 15, { jerseyNumber: 7, kit: '#8a5a32' });
+    const [unsure] = proposeAppearances([], [file('other')], [], [], 7, { people: [alone, ...teammates], athlete: shirt, teams });
+    expect(unsure).toMatchObject({ personTrackIds: [alone.id], reason: 'number_without_kit', unsure: true });
+  });
+
   it('prefers the number on the team’s kit to an unsure face seen at the same moment on the same camera', () => {
     const stranger = track('a', 10, 14, [at(athlete, 0.55)]);
     const seven = person('a', 10, 14, { jerseyNumber: 7, kit: '#ee8a2c' });

@@ -16,7 +16,7 @@ import { base64Of, decodeBase64Embeddings, decodeEmbeddings } from './embeddings
 import { faceDistance } from './engine';
 import { rankNumbers } from '../people/numbers';
 import { confirmAcrossCameras, decidePerson, type AthleteShirt, type PersonReason, type PersonVerdict } from '../people/decide';
-import type { TeamKits } from '../people/kit';
+import { kitsAsSeenByFile, type TeamKits } from '../people/kit';
 import { labelsOf } from '../people/labels';
 import { shirtOfRequest } from '../people/teams';
 
@@ -274,6 +274,8 @@ function weighPeople(faceHits: Hit[], weigh: PeopleToWeigh, files: IndexedFile[]
   const gameOf = new Map(files.map((f) => [f.id, f.gameId]));
   const absorbed = new Set<string>();
   const decided: Array<{ person: IndexedPerson; faces: Hit[]; verdict: PersonVerdict; footageId: string; gameId: string; startS: number; endS: number }> = [];
+  // Each camera shows the kits in its own light: the teams' colours are learnt per file.
+  const teamsIn = kitsAsSeenByFile(weigh.people, weigh.teams);
   for (const person of weigh.people) {
     const faces = person.faceTrackIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     // "Not the athlete": the track and the faces on it are out.
@@ -283,7 +285,7 @@ function weighPeople(faceHits: Hit[], weigh: PeopleToWeigh, files: IndexedFile[]
     }
     const verdict = weigh.labels?.athlete.has(person.id)
       ? { unsure: false, reason: 'admin' as const }
-      : decidePerson({ jerseyNumber: person.jerseyNumber, kit: person.kit, faces: faces.map((f) => (!f.unsure && !f.lookalike ? 'sure' : 'unsure')) }, weigh.athlete, weigh.teams);
+      : decidePerson({ jerseyNumber: person.jerseyNumber, kit: person.kit, faces: faces.map((f) => (!f.unsure && !f.lookalike ? 'sure' : 'unsure')) }, weigh.athlete, teamsIn(person.footageId));
     if (!verdict) continue;
     for (const f of faces) absorbed.add(f.id);
     decided.push({ person, faces, verdict, footageId: person.footageId, gameId: gameOf.get(person.footageId) ?? '', startS: person.startS, endS: person.endS });

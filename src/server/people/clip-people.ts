@@ -5,6 +5,7 @@ import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { highlightRequests, personTracks } from '../db/schema';
 import { decidePerson } from './decide';
+import { hexToLab, kitsAsSeen } from './kit';
 import { labelsOf } from './labels';
 import { shirtOfRequest } from './teams';
 
@@ -30,12 +31,15 @@ export async function peopleUnderClip(db: Db, clip: Clip, athleteFaceTrackIds: s
   const labels = await labelsOf(db, clip.requestId);
   const [request] = await db.select().from(highlightRequests).where(eq(highlightRequests.id, clip.requestId));
   const shirt = request ? await shirtOfRequest(db, request) : null;
+  // The teams as this file's camera shows them, learnt from all its tracks (as matching does).
+  const fileKits = shirt?.teams.length ? await db.select({ kit: personTracks.kitColour }).from(personTracks).where(eq(personTracks.footageId, clip.footageId)) : [];
+  const teams = shirt ? kitsAsSeen(fileKits.flatMap((t) => (t.kit ? [hexToLab(t.kit)] : [])), shirt.teams) : [];
   const faces = new Set(athleteFaceTrackIds);
   const weight = (t: (typeof tracks)[number]) => {
     if (labels.not.has(t.id)) return 0;
     if (labels.athlete.has(t.id)) return 4;
     if (t.faceTrackIds.some((id) => faces.has(id))) return 3;
-    const verdict = shirt ? decidePerson({ jerseyNumber: t.jerseyNumber, kit: t.kit, faces: [] }, shirt.athlete, shirt.teams) : null;
+    const verdict = shirt ? decidePerson({ jerseyNumber: t.jerseyNumber, kit: t.kit, faces: [] }, shirt.athlete, teams) : null;
     return verdict ? (verdict.unsure ? 1 : 2) : 0;
   };
   const chosen: typeof tracks = [];

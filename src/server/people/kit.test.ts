@@ -1,7 +1,7 @@
 // Kit colour: a shirt's colour read from a loose person box, held along a track, and told
 // against an event's teams, two of them in similar colours, under lights that change.
 import { describe, expect, it } from 'vitest';
-import { hexToLab, kitDistance, kitOfTrack, labToHex, rgbToLab, shirtColour as colourIn, teamOfKit, torsoRegion, type Lab } from './kit';
+import { hexToLab, kitDistance, kitOfTrack, kitsAsSeen, labToHex, rgbToLab, shirtColour as colourIn, teamOfKit, torsoRegion, type Lab } from './kit';
 
 const shirtColour = (frame: { data: Uint8Array; width: number; height: number }, box: { x: number; y: number; w: number; h: number }) => colourIn(frame, torsoRegion(box, frame)!);
 
@@ -68,5 +68,55 @@ describe('kit colour', () => {
     const { frame, box } = personFrame(NAVY, [240, 240, 240]);
     expect(teamOfKit(shirtColour(frame, box)!, alike)).toBeNull();
     expect(teamOfKit(shirtColour(frame, box)!, [])).toBeNull();
+  });
+
+  describe('the kits as a camera shows them', () => {
+    const stripes = [
+      { teamId: 'stripes', colours: ['#186ebf'] },
+      { teamId: 'red', colours: ['#c8102e'] },
+    ];
+    // A far player's royal-blue and white stripes as a broadcast camera records them: one grey blue.
+    const BLEND: [number, number, number] = [137, 155, 172];
+    const blended = (light: number) => {
+      const { frame, box } = personFrame(BLEND, BLEND, light);
+      return shirtColour(frame, box)!;
+    };
+    const reds = [0.9, 1, 1.1].map((light) => shirtColour(personFrame([200, 16, 46], [255, 255, 255], light).frame, personFrame([200, 16, 46], [255, 255, 255], light).box)!);
+
+    it('learns a striped kit from the camera’s tracks: a blend the colour given does not name is named once three tracks show it', () => {
+      const kits = [0.9, 0.95, 1, 1.05, 1.1].map(blended);
+      expect(teamOfKit(kits[2]!, stripes)).toBeNull();
+      const seen = kitsAsSeen([...kits, ...reds], stripes);
+      expect(seen.find((t) => t.teamId === 'stripes')!.colours).toHaveLength(2);
+      for (const kit of kits) expect(teamOfKit(kit, seen)?.teamId).toBe('stripes');
+      // The red team's camera colour is its given one: nothing is added, and red stays red.
+      expect(seen.find((t) => t.teamId === 'red')!.colours).toEqual(['#c8102e']);
+      for (const kit of reds) expect(teamOfKit(kit, seen)?.teamId).toBe('red');
+      // The given colours are left as they were.
+      expect(stripes[0]!.colours).toEqual(['#186ebf']);
+    });
+
+    it('learns nothing from two tracks, from kits too far from every team, or from kits between two teams', () => {
+      expect(kitsAsSeen([blended(1), blended(1.05), ...reds], stripes)).toEqual(stripes);
+      const green = Array.from({ length: 5 }, () => hexToLab('#2e8b57'));
+      expect(kitsAsSeen(green, stripes)).toEqual(stripes);
+      // Navy and black given: a dark grey between them is neither's, however many tracks show it.
+      const dark = [
+        { teamId: 'navy', colours: ['#1f2a5a'] },
+        { teamId: 'black', colours: ['#151515'] },
+      ];
+      expect(kitsAsSeen(Array.from({ length: 6 }, () => hexToLab('#2a2d3a')), dark)).toEqual(dark);
+      expect(kitsAsSeen([blended(1)], [])).toEqual([]);
+    });
+
+    it('still tells no team where the camera shows two teams alike', () => {
+      // A white team beside the stripes: the blend lies nearer white than royal blue, so it is
+      // taken as the white team's, which already names it: the stripes learn nothing from it.
+      const withWhite = [...stripes, { teamId: 'white', colours: ['#f0f0f0'] }];
+      const kits = [0.9, 0.95, 1, 1.05, 1.1].map(blended);
+      const seen = kitsAsSeen([...kits, ...Array.from({ length: 4 }, () => hexToLab('#e8e8e8'))], withWhite);
+      expect(seen.find((t) => t.teamId === 'stripes')!.colours).toEqual(['#186ebf']);
+      for (const kit of kits) expect(teamOfKit(kit, seen)?.teamId).not.toBe('stripes');
+    });
   });
 });

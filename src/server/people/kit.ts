@@ -136,3 +136,51 @@ export function teamOfKit(kit: Lab, teams: TeamKits[]): { teamId: string; distan
   if (next && (next.distance < best.distance * KIT_MARGIN || next.distance - best.distance < KIT_MIN_GAP)) return null;
   return best;
 }
+
+/**
+ * How far a track's kit may lie from a team's given colour and still be taken as that team's when
+ * learning how a camera shows the team, and how many tracks that takes.
+ */
+export const SEEN_REACH = 60;
+export const SEEN_MIN_TRACKS = 3;
+
+/**
+ * The teams' kits as one camera shows them. A colour typed in, or taken from the club's
+ * catalogue, is seldom what a camera records: a stadium's lights, the camera's white balance and,
+ * on a far player, a striped shirt's stripes blended into one colour move it (a royal-blue and
+ * white striped shirt reads as a grey blue). Each track's kit that is clearly nearer one team's
+ * colour than any other team's (within SEEN_REACH) is taken as that team's; where at least
+ * SEEN_MIN_TRACKS are, their median is how this camera shows the colour, and it joins the team's
+ * colours when it is not already within KIT_MATCH_DISTANCE of them. teamOfKit then names a shirt
+ * as before, with its margins between teams: two teams the camera shows alike stay untold.
+ */
+export function kitsAsSeen(kits: Lab[], teams: TeamKits[]): TeamKits[] {
+  const given = teams.flatMap((team, t) => team.colours.map((hex) => ({ t, lab: hexToLab(hex), hex })));
+  const taken = given.map(() => [] as Lab[]);
+  for (const kit of kits) {
+    const ranked = given.map((g, i) => ({ i, t: g.t, distance: kitDistance(kit, g.lab) })).sort((p, q) => p.distance - q.distance);
+    const [best] = ranked;
+    const rival = ranked.find((r) => r.t !== best?.t);
+    if (!best || best.distance > SEEN_REACH) continue;
+    if (rival && (rival.distance < best.distance * KIT_MARGIN || rival.distance - best.distance < KIT_MIN_GAP)) continue;
+    taken[best.i]!.push(kit);
+  }
+  return teams.map((team, t) => {
+    const seen = given.flatMap((g, i) => {
+      if (g.t !== t || taken[i]!.length < SEEN_MIN_TRACKS) return [];
+      const colour = kitOfTrack(taken[i]!)!;
+      return kitDistance(colour, g.lab) > KIT_MATCH_DISTANCE ? [labToHex(colour)] : [];
+    });
+    return seen.length ? { ...team, colours: [...team.colours, ...seen] } : team;
+  });
+}
+
+/** kitsAsSeen for each footage file the tracks come from, learnt from that file's tracks once. */
+export function kitsAsSeenByFile(tracks: Array<{ footageId: string; kit: string | null }>, teams: TeamKits[]): (footageId: string) => TeamKits[] {
+  const learnt = new Map<string, TeamKits[]>();
+  return (footageId) => {
+    if (!teams.length) return teams;
+    if (!learnt.has(footageId)) learnt.set(footageId, kitsAsSeen(tracks.flatMap((t) => (t.footageId === footageId && t.kit ? [hexToLab(t.kit)] : [])), teams));
+    return learnt.get(footageId)!;
+  };
+}

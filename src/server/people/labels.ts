@@ -7,7 +7,7 @@ import { and, eq, inArray, lte, gte } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { isUuid } from '../db/errors';
 import { footage, highlightRequests, personLabels, personTracks } from '../db/schema';
-import { hexToLab, kitDistance, teamOfKit, type TeamKits } from './kit';
+import { hexToLab, kitDistance, kitsAsSeenByFile, teamOfKit, type TeamKits } from './kit';
 import { eventTeamKits } from './teams';
 import { decodePersonBoxes, type StoredBox } from './track-boxes';
 import { iou, type Box } from '../vision/boxes';
@@ -88,7 +88,8 @@ export async function labelPerson(db: Db, requestId: string, personTrackId: stri
   // The pieces the tracker lost the player between, in the same shot, are theirs too.
   const pieces = others.filter((o) => o.footageId === track.footageId).map((o) => ({ id: o.id, footageId: o.footageId, boxes: decodePersonBoxes(o.boxes), kitColour: o.kitColour }));
   const continued = continuationsOf(pieces.find((p) => p.id === track.id)!, pieces, file.shotCuts);
-  const linked = others.filter((other) => continued.has(other.id) || linkedByEvidence(track, other, teams));
+  const teamsIn = kitsAsSeenByFile(others.map((o) => ({ footageId: o.footageId, kit: o.kitColour })), teams);
+  const linked = others.filter((other) => continued.has(other.id) || linkedByEvidence(track, other, teamsIn(track.footageId), teamsIn(other.footageId)));
   await db.transaction(async (tx) => {
     for (const other of linked) {
       await tx
@@ -103,14 +104,17 @@ export async function labelPerson(db: Db, requestId: string, personTrackId: stri
 
 type TrackRow = typeof personTracks.$inferSelect;
 
-/** Two tracks of one game are one athlete's by their evidence: a face tied to both, or the same number read on the same kit. */
-export function linkedByEvidence(a: Pick<TrackRow, 'faceTrackIds' | 'jerseyNumber' | 'kitColour'>, b: Pick<TrackRow, 'faceTrackIds' | 'jerseyNumber' | 'kitColour'>, teams: TeamKits[]): boolean {
+/**
+ * Two tracks of one game are one athlete's by their evidence: a face tied to both, or the same
+ * number read on the same kit (each named against the teams as its own camera shows them).
+ */
+export function linkedByEvidence(a: Pick<TrackRow, 'faceTrackIds' | 'jerseyNumber' | 'kitColour'>, b: Pick<TrackRow, 'faceTrackIds' | 'jerseyNumber' | 'kitColour'>, teams: TeamKits[], teamsOfB = teams): boolean {
   if (a.faceTrackIds.some((id) => b.faceTrackIds.includes(id))) return true;
   if (a.jerseyNumber === null || a.jerseyNumber !== b.jerseyNumber || !a.kitColour || !b.kitColour) return false;
   const [ka, kb] = [hexToLab(a.kitColour), hexToLab(b.kitColour)];
   if (!teams.length) return kitDistance(ka, kb) < SAME_KIT;
   const team = teamOfKit(ka, teams);
-  return team !== null && team.teamId === teamOfKit(kb, teams)?.teamId;
+  return team !== null && team.teamId === teamOfKit(kb, teamsOfB)?.teamId;
 }
 
 /** The request's labels: the tracks the admin said are the athlete, and those said not to be. */
