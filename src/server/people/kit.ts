@@ -132,9 +132,13 @@ export function teamOfKit(kit: Lab, teams: TeamKits[]): { teamId: string; distan
     .filter((t) => Number.isFinite(t.distance))
     .sort((p, q) => p.distance - q.distance);
   const [best, next] = ranked;
-  if (!best || best.distance > KIT_MATCH_DISTANCE) return null;
-  if (next && (next.distance < best.distance * KIT_MARGIN || next.distance - best.distance < KIT_MIN_GAP)) return null;
+  if (!best || best.distance > KIT_MATCH_DISTANCE || !clearlyNearer(best.distance, next?.distance)) return null;
   return best;
+}
+
+/** A kit this far from the nearest team's colour is that team's only when the next team's is this far or farther (KIT_MARGIN, KIT_MIN_GAP). */
+function clearlyNearer(best: number, next: number | undefined): boolean {
+  return next === undefined || (next >= best * KIT_MARGIN && next - best >= KIT_MIN_GAP);
 }
 
 /**
@@ -155,14 +159,12 @@ export const SEEN_MIN_TRACKS = 3;
  * as before, with its margins between teams: two teams the camera shows alike stay untold.
  */
 export function kitsAsSeen(kits: Lab[], teams: TeamKits[]): TeamKits[] {
-  const given = teams.flatMap((team, t) => team.colours.map((hex) => ({ t, lab: hexToLab(hex), hex })));
+  const given = teams.flatMap((team, t) => team.colours.map((hex) => ({ t, lab: hexToLab(hex) })));
   const taken = given.map(() => [] as Lab[]);
   for (const kit of kits) {
     const ranked = given.map((g, i) => ({ i, t: g.t, distance: kitDistance(kit, g.lab) })).sort((p, q) => p.distance - q.distance);
     const [best] = ranked;
-    const rival = ranked.find((r) => r.t !== best?.t);
-    if (!best || best.distance > SEEN_REACH) continue;
-    if (rival && (rival.distance < best.distance * KIT_MARGIN || rival.distance - best.distance < KIT_MIN_GAP)) continue;
+    if (!best || best.distance > SEEN_REACH || !clearlyNearer(best.distance, ranked.find((r) => r.t !== best.t)?.distance)) continue;
     taken[best.i]!.push(kit);
   }
   return teams.map((team, t) => {
@@ -177,10 +179,15 @@ export function kitsAsSeen(kits: Lab[], teams: TeamKits[]): TeamKits[] {
 
 /** kitsAsSeen for each footage file the tracks come from, learnt from that file's tracks once. */
 export function kitsAsSeenByFile(tracks: Array<{ footageId: string; kit: string | null }>, teams: TeamKits[]): (footageId: string) => TeamKits[] {
+  const kitsOf = new Map<string, Lab[]>();
+  for (const t of tracks) {
+    if (!t.kit) continue;
+    if (!kitsOf.has(t.footageId)) kitsOf.set(t.footageId, []);
+    kitsOf.get(t.footageId)!.push(hexToLab(t.kit));
+  }
   const learnt = new Map<string, TeamKits[]>();
   return (footageId) => {
-    if (!teams.length) return teams;
-    if (!learnt.has(footageId)) learnt.set(footageId, kitsAsSeen(tracks.flatMap((t) => (t.footageId === footageId && t.kit ? [hexToLab(t.kit)] : [])), teams));
+    if (!learnt.has(footageId)) learnt.set(footageId, kitsAsSeen(kitsOf.get(footageId) ?? [], teams));
     return learnt.get(footageId)!;
   };
 }
