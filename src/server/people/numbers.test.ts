@@ -34,6 +34,11 @@ describe('a track’s jersey number', () => {
     expect(jerseyOf([{ number: 24, confidence: 90 }], { oneDigitOnce: false })).toBe(24);
     expect(jerseyOf([{ number: 4, confidence: 90 }, { number: 4, confidence: 80 }], { oneDigitOnce: false })).toBe(4);
   });
+  it('never takes the number net’s read alone: it reads every sample of a far player, and one sure misreading is no number', () => {
+    expect(jerseyOf([{ number: 24, confidence: 95, byNet: true }], { oneDigitOnce: false })).toBeNull();
+    expect(jerseyOf([{ number: 24, confidence: 85, byNet: true }, { number: 24, confidence: 81, byNet: true }], { oneDigitOnce: false })).toBe(24);
+    expect(jerseyOf([{ number: 24, confidence: 90, byNet: true }, { number: 23, confidence: 90, byNet: true }], { oneDigitOnce: false })).toBeNull();
+  });
   it('counts a digit read alone for the two-digit number it is part of (a digit cut off), not against it', () => {
     const reads = (...numbers: number[]) => numbers.map((number) => ({ number, confidence: 80 }));
     // Read as seen on a real back, #10: the 0 cut off by the region's edge three times.

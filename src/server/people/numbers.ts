@@ -13,8 +13,10 @@ const require = createRequire(import.meta.url);
 
 export interface JerseyRead {
   number: number;
-  /** Tesseract's confidence, 0 to 100. */
+  /** Tesseract's confidence, 0 to 100 (the number net's probability, as a percentage). */
   confidence: number;
+  /** Read by the number net (people/number-net.ts): one such read alone never names a track. */
+  byNet?: boolean;
 }
 
 /** Readings below this confidence are dropped: a shirt's folds and arms read as stray digits. */
@@ -339,7 +341,8 @@ export function rankNumbers(numbers: number[]): Array<[number: number, count: nu
  * read as often; or a number read once with high confidence and nothing else read, unless it is
  * one digit and `oneDigitOnce` is false: on a wide camera's small players one digit read once is
  * too often the edge of an arm or a shirt read as a 1 (on the bench's real game clips, six of the
- * eight wrong numbers were).
+ * eight wrong numbers were). The number net's reads always need a second alike: it reads every
+ * sample of a far player, and one sure misreading among them is no number.
  */
 export function jerseyOf(reads: JerseyRead[], { oneDigitOnce = true } = {}): number | null {
   if (!reads.length) return null;
@@ -351,5 +354,5 @@ export function jerseyOf(reads: JerseyRead[], { oneDigitOnce = true } = {}): num
   const rival = others.find((n) => !partsOf(best!).includes(n));
   if (rival !== undefined && support(rival) >= support(best!)) return null;
   if (support(best!) >= 2) return best!;
-  return reads.length === 1 && reads[0]!.confidence >= 85 && (oneDigitOnce || best! >= 10) ? best! : null;
+  return reads.length === 1 && !reads[0]!.byNet && reads[0]!.confidence >= 85 && (oneDigitOnce || best! >= 10) ? best! : null;
 }

@@ -3,10 +3,12 @@
 // (people/tracker.ts), tracks end where the shot changes, and every face the face tracker placed
 // is tied to the person whose box holds it, so a face seen once names the person's whole track.
 // Along each track the evidence of who it is is gathered, never from one frame: the shirt's
-// colour (people/kit.ts) and the number on it (read with the OCR faces/jersey.ts uses, voted).
+// colour (people/kit.ts) and the number on it (Tesseract for tall players, people/numbers.ts; the
+// number net for far ones, people/number-net.ts; voted along the track).
 import { insideShare, partOf, type Box } from '../vision/boxes';
 import type { RgbFrame } from '../vision/frames';
 import { chestRegion, jerseyOf, MIN_JERSEY_FACE_PX, readNumberIn, type JerseyRead } from './numbers';
+import { readNumberByNet } from './number-net';
 import { detectPeople, type PersonDetectSettings } from './detector';
 import { kitOfTrack, labToHex, shirtBand, shirtColour, torsoRegion, type Lab } from './kit';
 import { PersonTracker, type PersonTrack, type PersonTrackerSettings } from './tracker';
@@ -54,6 +56,14 @@ const KIT_MIN_PERSON_PX = 40;
 export const NUMBER_MIN_PERSON_PX = 110;
 const NUMBER_READS = 5;
 const NUMBER_EVERY_S = 1;
+/**
+ * Numbers on people at least NET_MIN_PERSON_PX tall (digits of about 7 px and more) are read by
+ * the number net (people/number-net.ts) at every sample where the shirt is clear, a read costing
+ * a few milliseconds; a reading counts when the net is at least NET_SURE of it (chosen on the
+ * person bench's tune clips, decision 0038). Tesseract still reads the taller ones as above.
+ */
+export const NET_MIN_PERSON_PX = 60;
+export const NET_SURE = 0.8;
 
 /** Where a shirt's number is, front or back: the chest or back, arm to arm. */
 export function numberRegion(box: Box, frame: { width: number; height: number }): Box | null {
@@ -144,6 +154,7 @@ export class PeopleInStretch {
       const chest = face ? chestRegion(face, frame) : null;
       const shirt = face ? upperChest(face, frame) : person.h >= KIT_MIN_PERSON_PX ? torsoRegion(person, frame) : null;
       if (shirt && evidence.kits.length < KIT_SAMPLES) evidence.kits.push(shirtColour(frame, shirt));
+      if (!chest && person.h >= NET_MIN_PERSON_PX) this.readByNet(frame, person, evidence);
       const legible = chest ? face!.h >= MIN_JERSEY_FACE_PX : person.h >= NUMBER_MIN_PERSON_PX;
       if (!legible || evidence.attempts >= NUMBER_READS || t - evidence.lastAttemptT < NUMBER_EVERY_S) continue;
       const region = chest ?? numberRegion(person, frame);
@@ -158,6 +169,18 @@ export class PeopleInStretch {
         this.stats.numberReads++;
       }
     }
+  }
+
+  /** The number net's reading of a person's number region, kept when the net is sure of it. */
+  private readByNet(frame: RgbFrame, person: Box, evidence: Evidence) {
+    const region = numberRegion(person, frame);
+    if (!region) return;
+    const started = performance.now();
+    const reading = readNumberByNet(frame, region);
+    this.stats.numberMs += performance.now() - started;
+    if (reading.number === null || reading.probability < NET_SURE) return;
+    evidence.reads.push({ number: reading.number, confidence: Math.round(reading.probability * 100), byNet: true });
+    this.stats.numberReads++;
   }
 
   /** The stretch's people: tracks seen in two samples or more, or holding a face. */
