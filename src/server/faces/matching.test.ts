@@ -219,6 +219,20 @@ describe('people weighed with the faces (issue 35)', () => {
     expect(unsure).toMatchObject({ personTrackIds: [alone.id], reason: 'number_without_kit', unsure: true });
   });
 
+  it('keeps both tracks where the tracker took the player up again while the old track still held them, and only the nearer of two seen together', () => {
+    // Tracked 10–14 s, taken up again at 13 s while the old track held a box to 14 s: one player, one clip to 18.5 s.
+    const first = person('a', 10, 14, { jerseyNumber: 7, kit: '#ee8a2c' });
+    const again = person('a', 13, 18, { jerseyNumber: 7, kit: '#ee8a2c' });
+    const [clip, ...rest] = proposeAppearances([], [file('a')], [], [], 7, { people: [first, again], athlete: shirt, teams });
+    expect(rest).toEqual([]);
+    expect(clip).toMatchObject({ startS: 9.5, endS: 18.5, personTrackIds: [first.id, again.id], unsure: false });
+    // Sharing more than a second, or one lying within the other: two people seen together, one of them is not the athlete.
+    for (const other of [person('a', 12, 18, { jerseyNumber: 7, kit: '#ee8a2c' }), person('a', 11, 13.5, { jerseyNumber: 7, kit: '#ee8a2c' })]) {
+      const clips = proposeAppearances([], [file('a')], [], [], 7, { people: [first, other], athlete: shirt, teams });
+      expect(clips.flatMap((c) => c.personTrackIds)).toHaveLength(1);
+    }
+  });
+
   it('prefers the number on the team’s kit to an unsure face seen at the same moment on the same camera', () => {
     const stranger = track('a', 10, 14, [at(athlete, 0.55)]);
     const seven = person('a', 10, 14, { jerseyNumber: 7, kit: '#ee8a2c' });

@@ -16,6 +16,7 @@ import { base64Of, decodeBase64Embeddings, decodeEmbeddings } from './embeddings
 import { faceDistance } from './engine';
 import { rankNumbers } from '../people/numbers';
 import { confirmAcrossCameras, decidePerson, type AthleteShirt, type PersonReason, type PersonVerdict } from '../people/decide';
+import { CONTINUE_OVERLAP_S } from '../people/continuations';
 import { kitsAsSeenByFile, type TeamKits } from '../people/kit';
 import { labelsOf } from '../people/labels';
 import { shirtOfRequest } from '../people/teams';
@@ -350,6 +351,16 @@ function judgeTracks(tracks: IndexedTrack[], files: IndexedFile[], refs: Float32
   return hits;
 }
 
+/** How long two sightings on one camera were seen together, in seconds. */
+const sharedS = (a: Hit, b: Hit) => Math.min(a.endS, b.endS) - Math.max(a.startS, b.startS);
+
+/** One person track ends as the other starts, sharing at most the time the tracker takes to take a player up again (people/continuations.ts). */
+const handover = (a: Hit, b: Hit) => {
+  if (!a.person || !b.person || sharedS(a, b) > CONTINUE_OVERLAP_S) return false;
+  const [first, second] = a.startS <= b.startS ? [a, b] : [b, a];
+  return first.startS < second.startS && first.endS < second.endS;
+};
+
 /** Is a shot cut strictly between two times of a file? */
 const cutBetween = (cuts: number[], from: number, to: number) => cuts.some((cut) => cut > from && cut <= to);
 
@@ -378,10 +389,11 @@ export function proposeAppearances(
   const closeness = (h: Hit) => (h.person?.reason === 'admin' ? -2 : h.person?.reason === 'number_and_kit' ? -1 : h.distance);
   for (const file of files) {
     // The athlete is in one place at a time: of two faces seen together on one camera, the closer
-    // one is the athlete and the other someone else.
+    // one is the athlete and the other someone else. Two person tracks that share only their ends
+    // are a handover: the tracker took the athlete up again while the old track still held them.
     const own: Hit[] = [];
     for (const hit of hits.filter((h) => h.footageId === file.id).sort((a, b) => closeness(a) - closeness(b))) {
-      if (!own.some((o) => Math.min(o.endS, hit.endS) - Math.max(o.startS, hit.startS) >= SAME_TIME_S)) own.push(hit);
+      if (!own.some((o) => sharedS(o, hit) >= SAME_TIME_S && !handover(o, hit))) own.push(hit);
     }
     own.sort((a, b) => a.startS - b.startS);
     // Sightings merge into one clip when close in time with no cut between, and equally certain:

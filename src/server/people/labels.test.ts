@@ -1,6 +1,6 @@
 // The admin's word on a person is given to the track that follows the same person after a re-index.
 import { describe, expect, it } from 'vitest';
-import { continuationsOf, successorTracks, type TrackPiece } from './labels';
+import { successorTracks } from './labels';
 import type { StoredBox } from './track-boxes';
 
 /** A person standing at x, sampled every 0.5 s from `from` to `to`, moving `dx` a sample. */
@@ -24,47 +24,5 @@ describe('labels across a re-index', () => {
     expect(successorTracks([{ id: 'a', boxes: walk(100, 0, 4) }], [{ id: 'n', boxes: walk(160, 0, 4) }]).size).toBe(0);
     // A track split in two by the new index: the half that holds more of the old samples.
     expect(successorTracks([{ id: 'a', boxes: walk(100, 0, 4) }], [{ id: 'n1', boxes: walk(100, 0, 1.5) }, { id: 'n2', boxes: walk(100, 2, 4) }])).toEqual(new Map([['a', 'n2']]));
-  });
-});
-
-describe('pieces of one player’s track', () => {
-  const RED = '#a0282d';
-  const piece = (id: string, boxes: StoredBox[], kitColour: string | null = RED): TrackPiece => ({ id, footageId: 'cam1', boxes, kitColour });
-
-  it('joins the pieces the tracker lost the player between, forwards and backwards, piece after piece', () => {
-    // Seen 0–2 s, lost, taken up at 3 s a little further on, lost again, taken up at 5.5 s.
-    const pieces = [piece('a', walk(100, 0, 2, 20)), piece('b', walk(260, 3, 4.5, 20)), piece('c', walk(420, 5.5, 7, 20)), piece('far', walk(1200, 3, 6))];
-    expect(continuationsOf(pieces[1]!, pieces, [])).toEqual(new Set(['a', 'b', 'c']));
-    expect(continuationsOf(pieces[0]!, pieces, [])).toEqual(new Set(['a', 'b', 'c']));
-  });
-
-  it('joins nothing across a shot cut, after a long gap, onto another shirt, or where two players could be the one', () => {
-    const a = piece('a', walk(100, 0, 2));
-    expect(continuationsOf(a, [a, piece('b', walk(120, 3, 4))], [2.5])).toEqual(new Set(['a']));
-    expect(continuationsOf(a, [a, piece('b', walk(120, 4.5, 6))], [])).toEqual(new Set(['a']));
-    expect(continuationsOf(a, [a, piece('b', walk(120, 3, 4), '#f0f0f0')], [])).toEqual(new Set(['a']));
-    // Two teammates start near where the player was lost: neither is clearly them.
-    expect(continuationsOf(a, [a, piece('b', walk(130, 3, 4)), piece('c', walk(150, 3, 4))], [])).toEqual(new Set(['a']));
-    // One of them clearly nearer: that one.
-    expect(continuationsOf(a, [a, piece('b', walk(110, 3, 4)), piece('c', walk(300, 3, 4))], [])).toEqual(new Set(['a', 'b']));
-  });
-
-  it('joins a piece the tracker started while the old one still held a box, near where the player was then', () => {
-    // The player runs right 20 px a sample; the tracker takes them up as b at 1.5 s while a still has boxes to 2 s.
-    const a = piece('a', walk(100, 0, 2, 20));
-    const b = piece('b', walk(160, 1.5, 4, 20));
-    expect(continuationsOf(a, [a, b], [])).toEqual(new Set(['a', 'b']));
-    expect(continuationsOf(b, [a, b], [])).toEqual(new Set(['a', 'b']));
-    // Taken up at the very sample the old piece ends.
-    const c = piece('c', walk(180, 2, 4, 20));
-    expect(continuationsOf(a, [a, c], [])).toEqual(new Set(['a', 'c']));
-  });
-
-  it('joins no piece that overlaps the player for longer, lies within their time, or starts far from where they were then', () => {
-    const a = piece('a', walk(100, 0, 4, 20));
-    expect(continuationsOf(a, [a, piece('b', walk(160, 2.5, 6, 20))], [])).toEqual(new Set(['a']));
-    expect(continuationsOf(a, [a, piece('b', walk(170, 1, 3.5, 20))], [])).toEqual(new Set(['a']));
-    // Starting at 3.5 s beside where a was then (x 240), more than three heights off.
-    expect(continuationsOf(a, [a, piece('b', walk(240 + 700, 3.5, 6, 20))], [])).toEqual(new Set(['a']));
   });
 });

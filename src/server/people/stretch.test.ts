@@ -1,7 +1,9 @@
-// Which person a face belongs to, and person boxes as stored.
+// Which person a face belongs to, the evidence pooled along the pieces of one person's track, and person boxes as stored.
 import { describe, expect, it } from 'vitest';
-import { personOfFace } from './stretch';
-import { decodePersonBoxes, encodePersonBoxes } from './track-boxes';
+import { hexToLab } from './kit';
+import type { JerseyRead } from './numbers';
+import { evidenceAlongPieces, personOfFace } from './stretch';
+import { decodePersonBoxes, encodePersonBoxes, type StoredBox } from './track-boxes';
 
 describe('the person a face lies in', () => {
   const face = { x: 100, y: 60, w: 30, h: 36 };
@@ -16,6 +18,38 @@ describe('the person a face lies in', () => {
     expect(personOfFace(face, [{ x: 80, y: -40, w: 70, h: 140 }])).toBeUndefined();
     expect(personOfFace(face, [{ x: 140, y: 40, w: 70, h: 200 }])).toBeUndefined();
     expect(personOfFace(face, [{ x: 95, y: 55, w: 40, h: 60 }])).toBeUndefined();
+  });
+});
+
+describe('the evidence along the pieces of one person’s track', () => {
+  /** A person at x running right 20 px a sample, sampled every 0.5 s from `from` to `to`. */
+  const walk = (x: number, from: number, to: number): StoredBox[] => {
+    const boxes: StoredBox[] = [];
+    for (let t = from, i = 0; t <= to + 1e-9; t += 0.5, i++) boxes.push([t, x + i * 20, 300, 40, 100, 90]);
+    return boxes;
+  };
+  const RED = hexToLab('#b01e28');
+  const net = (number: number): JerseyRead => ({ number, confidence: 92, byNet: true });
+  const piece = (boxes: StoredBox[], reads: JerseyRead[], kits = [RED]) => ({ boxes, kits, reads });
+
+  it('pools the reads of the pieces the tracker lost the player between: one sure net read on each is two alike', () => {
+    // Seen 0–2 s (one net read of 24), lost, taken up at 3 s (another), then at 5.5 s (none, shirt never clear).
+    const pieces = [piece(walk(100, 0, 2), [net(24)]), piece(walk(260, 3, 4.5), [net(24)]), piece(walk(420, 5.5, 7), [], []), piece(walk(1400, 0, 7), [net(24)])];
+    const evidence = evidenceAlongPieces(pieces, []);
+    expect(evidence.slice(0, 3).map((e) => e.jerseyNumber)).toEqual([24, 24, 24]);
+    // The piece whose shirt was never seen clear takes the kit of the others.
+    expect(evidence[2]!.kit).toBe(evidence[0]!.kit);
+    expect(evidence[2]!.kit).not.toBeNull();
+    // The player far away on the other side, with one read of their own, is no number.
+    expect(evidence[3]!.jerseyNumber).toBeNull();
+  });
+
+  it('keeps a piece’s own number, and pools nothing across a shot cut or where the reads disagree', () => {
+    const twice = [net(7), net(7)];
+    const own = evidenceAlongPieces([piece(walk(100, 0, 2), twice), piece(walk(260, 3, 4.5), [net(24), net(24)])], []);
+    expect(own.map((e) => e.jerseyNumber)).toEqual([7, 24]);
+    expect(evidenceAlongPieces([piece(walk(100, 0, 2), [net(24)]), piece(walk(260, 3, 4.5), [net(24)])], [2.5]).map((e) => e.jerseyNumber)).toEqual([null, null]);
+    expect(evidenceAlongPieces([piece(walk(100, 0, 2), [net(24)]), piece(walk(260, 3, 4.5), [net(27)])], []).map((e) => e.jerseyNumber)).toEqual([null, null]);
   });
 });
 

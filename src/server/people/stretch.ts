@@ -12,6 +12,8 @@ import { readNumberByNet } from './number-net';
 import { detectPeople, type PersonDetectSettings } from './detector';
 import { kitOfTrack, labToHex, shirtBand, shirtColour, torsoRegion, type Lab } from './kit';
 import { PersonTracker, type PersonTrack, type PersonTrackerSettings } from './tracker';
+import { continuationsOf, type TrackPiece } from './continuations';
+import type { StoredBox } from './track-boxes';
 
 export type PersonSettings = PersonDetectSettings & PersonTrackerSettings;
 
@@ -102,6 +104,7 @@ export class PeopleInStretch {
   private readonly tracker: PersonTracker;
   private readonly faceLinks = new Map<PersonTrack, Set<unknown>>();
   private readonly evidence = new Map<PersonTrack, Evidence>();
+  private readonly shotCuts: number[] = [];
   readonly stats = { people: 0, peopleMs: 0, numberReads: 0, numberMs: 0 };
 
   constructor(private readonly settings: PersonSettings) {
@@ -114,7 +117,10 @@ export class PeopleInStretch {
    */
   async sample(frame: RgbFrame, t: number, shotChanged: boolean, faces: Array<{ box: Box; track: unknown }>): Promise<void> {
     const started = performance.now();
-    if (shotChanged) this.tracker.endAll();
+    if (shotChanged) {
+      this.tracker.endAll();
+      this.shotCuts.push(t);
+    }
     const people = await detectPeople(frame, this.settings);
     const tracks = this.tracker.step(t, people);
     this.stats.people += people.length;
@@ -183,22 +189,42 @@ export class PeopleInStretch {
     this.stats.numberReads++;
   }
 
-  /** The stretch's people: tracks seen in two samples or more, or holding a face. */
+  /** The stretch's people: tracks seen in two samples or more, or holding a face, with the evidence along them. */
   result(): StretchPerson[] {
-    return this.tracker.tracks
-      .filter((track) => track.boxes.length >= 2 || this.faceLinks.has(track))
-      .map((track) => ({
-        startS: track.boxes[0]!.t,
-        endS: track.boxes.at(-1)!.t,
-        boxes: track.boxes.map((b) => [b.t, Math.round(b.x), Math.round(b.y), Math.round(b.w), Math.round(b.h), Math.round(b.score * 100)]),
-        faceTracks: [...(this.faceLinks.get(track) ?? [])],
-        ...this.evidenceOf(track),
-      }));
+    const kept = this.tracker.tracks.filter((track) => track.boxes.length >= 2 || this.faceLinks.has(track));
+    const pieces = kept.map((track) => ({
+      boxes: track.boxes.map((b): StoredBox => [b.t, Math.round(b.x), Math.round(b.y), Math.round(b.w), Math.round(b.h), Math.round(b.score * 100)]),
+      kits: this.evidence.get(track)?.kits ?? [],
+      reads: this.evidence.get(track)?.reads ?? [],
+    }));
+    const evidence = evidenceAlongPieces(pieces, this.shotCuts);
+    return kept.map((track, i) => ({
+      startS: track.boxes[0]!.t,
+      endS: track.boxes.at(-1)!.t,
+      boxes: pieces[i]!.boxes,
+      faceTracks: [...(this.faceLinks.get(track) ?? [])],
+      ...evidence[i]!,
+      numberReads: pieces[i]!.reads.length,
+    }));
   }
+}
 
-  private evidenceOf(track: PersonTrack): Pick<StretchPerson, 'kit' | 'jerseyNumber' | 'numberReads'> {
-    const evidence = this.evidence.get(track);
-    const kit = evidence ? kitOfTrack(evidence.kits) : null;
-    return { kit: kit ? labToHex(kit) : null, jerseyNumber: evidence ? jerseyOf(evidence.reads, { oneDigitOnce: false }) : null, numberReads: evidence?.reads.length ?? 0 };
-  }
+/**
+ * Each track's kit and number. A track the tracker lost and took up again
+ * (people/continuations.ts) is one person's: where a piece's own reads name no number, or its
+ * shirt was never seen clear, the evidence of the pieces that continue it decides: two sure net
+ * reads of a 24 on two pieces are as good as two on one (decision 0038).
+ */
+export function evidenceAlongPieces(pieces: Array<{ boxes: StoredBox[]; kits: Lab[]; reads: JerseyRead[] }>, shotCuts: number[]): Array<{ kit: string | null; jerseyNumber: number | null }> {
+  const hex = (kit: Lab | null) => (kit ? labToHex(kit) : null);
+  const kits = pieces.map((piece) => hex(kitOfTrack(piece.kits)));
+  const asPieces: TrackPiece[] = pieces.map((piece, i) => ({ id: String(i), footageId: '', boxes: piece.boxes, kitColour: kits[i]! }));
+  return pieces.map((piece, i) => {
+    const chain = [...continuationsOf(asPieces[i]!, asPieces, shotCuts)].map((id) => pieces[Number(id)]!);
+    const pooled = chain.length > 1;
+    return {
+      kit: kits[i] ?? (pooled ? hex(kitOfTrack(chain.flatMap((c) => c.kits))) : null),
+      jerseyNumber: jerseyOf(piece.reads, { oneDigitOnce: false }) ?? (pooled ? jerseyOf(chain.flatMap((c) => c.reads), { oneDigitOnce: false }) : null),
+    };
+  });
 }

@@ -1,0 +1,71 @@
+// The pieces of one person's track: the tracker loses a player who is hidden, or runs while the
+// camera pans, and takes them up as a new track. Joining the pieces again is used where the index
+// pools the evidence gathered along them (people/stretch.ts) and where the admin's "this is the
+// athlete" labels the pieces that continue the track pointed at (people/labels.ts).
+import { hexToLab, kitDistance } from './kit';
+import type { StoredBox } from './track-boxes';
+
+/** Without the event's teams to name a kit by, two kits this close are one. */
+export const SAME_KIT = 12;
+
+/** A track piece as continuation needs it: where and when it was, and its shirt. */
+export interface TrackPiece {
+  id: string;
+  footageId: string;
+  boxes: StoredBox[];
+  kitColour: string | null;
+}
+
+/**
+ * A piece starting this soon (seconds) after another ends may continue it, or this long before it
+ * ends: the tracker often takes a player up as a new track while the old one still holds a box
+ * for a sample or two (the player's own, found twice, or the one beside them).
+ */
+const CONTINUE_GAP_S = 2;
+export const CONTINUE_OVERLAP_S = 1;
+/** ...where its first box is within this many heights of where the other was then (or last seen), */
+const CONTINUE_REACH_HEIGHTS = 3;
+/** ...and every other such piece is at least this many times farther away. */
+const CONTINUE_CLEAR = 2;
+
+/**
+ * The pieces that continue a track within its shot, forwards and backwards, piece after piece:
+ * the tracker loses a player who is hidden, or runs while the camera pans, and takes them up as
+ * a new track. A piece continues another when it starts within CONTINUE_GAP_S of its end (or up
+ * to CONTINUE_OVERLAP_S before it, and goes on after it), with no shot cut between, on a shirt of
+ * the same colour, near where the other was at that moment, and clearly nearer than any other
+ * such piece (two teammates side by side continue nobody).
+ */
+export function continuationsOf(pointed: TrackPiece, pieces: TrackPiece[], shotCuts: number[]): Set<string> {
+  const found = new Set<string>([pointed.id]);
+  const centre = (b: StoredBox) => [b[1] + b[3] / 2, b[2] + b[4] / 2] as const;
+  const sameShirt = (a: TrackPiece, b: TrackPiece) => !a.kitColour || !b.kitColour || kitDistance(hexToLab(a.kitColour), hexToLab(b.kitColour)) < SAME_KIT;
+  const next = (from: TrackPiece, forwards: boolean): TrackPiece | null => {
+    const [first, last] = [from.boxes[0]!, from.boxes.at(-1)!];
+    const candidates = pieces
+      .filter((p) => p.footageId === from.footageId && !found.has(p.id) && p.boxes.length && sameShirt(from, p))
+      .map((p) => {
+        const touch = forwards ? p.boxes[0]! : p.boxes.at(-1)!;
+        // It must reach past the other's end, starting near it: a piece within the other's time is someone else beside them.
+        const beyond = forwards ? p.boxes.at(-1)![0] > last[0] : p.boxes[0]![0] < first[0];
+        const gap = forwards ? touch[0] - last[0] : first[0] - touch[0];
+        if (!beyond || gap < -CONTINUE_OVERLAP_S || gap > CONTINUE_GAP_S) return null;
+        const [from0, to0] = forwards ? [last[0], touch[0]] : [touch[0], first[0]];
+        if (shotCuts.some((cut) => cut > Math.min(from0, to0) && cut <= Math.max(from0, to0))) return null;
+        // Where the other was when this piece touches it: its box then, or its last (first) box.
+        const edge = gap > 0 ? (forwards ? last : first) : from.boxes.reduce((a, b) => (Math.abs(b[0] - touch[0]) < Math.abs(a[0] - touch[0]) ? b : a));
+        const distance = Math.hypot(centre(touch)[0] - centre(edge)[0], centre(touch)[1] - centre(edge)[1]) / Math.max(edge[4], touch[4]);
+        return distance <= CONTINUE_REACH_HEIGHTS ? { p, distance } : null;
+      })
+      .filter((c): c is { p: TrackPiece; distance: number } => c !== null)
+      .sort((a, b) => a.distance - b.distance);
+    const [best, second] = candidates;
+    if (!best || (second && second.distance < best.distance * CONTINUE_CLEAR)) return null;
+    return best.p;
+  };
+  for (const forwards of [true, false]) {
+    let at: TrackPiece | null = pointed;
+    while ((at = next(at, forwards))) found.add(at.id);
+  }
+  return found;
+}
