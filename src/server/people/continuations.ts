@@ -37,35 +37,73 @@ const CONTINUE_CLEAR = 2;
  * such piece (two teammates side by side continue nobody).
  */
 export function continuationsOf(pointed: TrackPiece, pieces: TrackPiece[], shotCuts: number[]): Set<string> {
-  const found = new Set<string>([pointed.id]);
+  return continuationFinder(pieces, shotCuts)(pointed);
+}
+
+/**
+ * continuationsOf for many pointed pieces of one set: the pieces are filed once by the second
+ * they start and end in, so each step looks only at the few that start or end near the moment a
+ * piece ends or starts (an hour of a crowded camera is tens of thousands of pieces). `withinS`
+ * stops the walk at pieces that far from the pointed one.
+ */
+export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (pointed: TrackPiece, withinS?: number) => Set<string> {
   const centre = (b: StoredBox) => [b[1] + b[3] / 2, b[2] + b[4] / 2] as const;
-  const sameShirt = (a: TrackPiece, b: TrackPiece) => !a.kitColour || !b.kitColour || kitDistance(hexToLab(a.kitColour), hexToLab(b.kitColour)) < SAME_KIT;
-  const next = (from: TrackPiece, forwards: boolean): TrackPiece | null => {
-    const [first, last] = [from.boxes[0]!, from.boxes.at(-1)!];
-    const candidates = pieces
-      .filter((p) => p.footageId === from.footageId && !found.has(p.id) && p.boxes.length && sameShirt(from, p))
-      .map((p) => {
-        const touch = forwards ? p.boxes[0]! : p.boxes.at(-1)!;
-        // It must reach past the other's end, starting near it: a piece within the other's time is someone else beside them.
-        const beyond = forwards ? p.boxes.at(-1)![0] > last[0] : p.boxes[0]![0] < first[0];
-        const gap = forwards ? touch[0] - last[0] : first[0] - touch[0];
-        if (!beyond || gap < -CONTINUE_OVERLAP_S || gap > CONTINUE_GAP_S) return null;
-        const [from0, to0] = forwards ? [last[0], touch[0]] : [touch[0], first[0]];
-        if (shotCuts.some((cut) => cut > Math.min(from0, to0) && cut <= Math.max(from0, to0))) return null;
-        // Where the other was when this piece touches it: its box then, or its last (first) box.
-        const edge = gap > 0 ? (forwards ? last : first) : from.boxes.reduce((a, b) => (Math.abs(b[0] - touch[0]) < Math.abs(a[0] - touch[0]) ? b : a));
-        const distance = Math.hypot(centre(touch)[0] - centre(edge)[0], centre(touch)[1] - centre(edge)[1]) / Math.max(edge[4], touch[4]);
-        return distance <= CONTINUE_REACH_HEIGHTS ? { p, distance } : null;
-      })
-      .filter((c): c is { p: TrackPiece; distance: number } => c !== null)
-      .sort((a, b) => a.distance - b.distance);
-    const [best, second] = candidates;
-    if (!best || (second && second.distance < best.distance * CONTINUE_CLEAR)) return null;
-    return best.p;
+  const kits = new Map(pieces.map((p) => [p, p.kitColour ? hexToLab(p.kitColour) : null]));
+  const kitOf = (p: TrackPiece) => (kits.has(p) ? kits.get(p)! : p.kitColour ? hexToLab(p.kitColour) : null);
+  const sameShirt = (a: TrackPiece, b: TrackPiece) => {
+    const [ka, kb] = [kitOf(a), kitOf(b)];
+    return !ka || !kb || kitDistance(ka, kb) < SAME_KIT;
   };
-  for (const forwards of [true, false]) {
-    let at: TrackPiece | null = pointed;
-    while ((at = next(at, forwards))) found.add(at.id);
-  }
-  return found;
+  const fileBy = (second: (p: TrackPiece) => number) => {
+    const filed = new Map<number, TrackPiece[]>();
+    for (const p of pieces) {
+      if (!p.boxes.length) continue;
+      const key = Math.floor(second(p));
+      filed.set(key, [...(filed.get(key) ?? []), p]);
+    }
+    return filed;
+  };
+  const byStart = fileBy((p) => p.boxes[0]![0]);
+  const byEnd = fileBy((p) => p.boxes.at(-1)![0]);
+  /** The pieces filed under the seconds from..to. */
+  const near = (filed: Map<number, TrackPiece[]>, from: number, to: number) => {
+    const out: TrackPiece[] = [];
+    for (let key = Math.floor(from); key <= Math.floor(to); key++) out.push(...(filed.get(key) ?? []));
+    return out;
+  };
+  return (pointed, withinS = Infinity) => {
+    const found = new Set<string>([pointed.id]);
+    const [from, to] = [pointed.boxes[0]![0] - withinS, pointed.boxes.at(-1)![0] + withinS];
+    const next = (from: TrackPiece, forwards: boolean): TrackPiece | null => {
+      const [first, last] = [from.boxes[0]!, from.boxes.at(-1)!];
+      // A piece continuing forwards starts near this one's end; backwards, it ends near this one's start.
+      const nearby = forwards ? near(byStart, last[0] - CONTINUE_OVERLAP_S, last[0] + CONTINUE_GAP_S) : near(byEnd, first[0] - CONTINUE_GAP_S, first[0] + CONTINUE_OVERLAP_S);
+      const candidates = nearby
+        .filter((p) => p.footageId === from.footageId && !found.has(p.id) && sameShirt(from, p))
+        .map((p) => {
+          const touch = forwards ? p.boxes[0]! : p.boxes.at(-1)!;
+          // It must reach past the other's end, starting near it: a piece within the other's time is someone else beside them.
+          const beyond = forwards ? p.boxes.at(-1)![0] > last[0] : p.boxes[0]![0] < first[0];
+          const gap = forwards ? touch[0] - last[0] : first[0] - touch[0];
+          if (!beyond || gap < -CONTINUE_OVERLAP_S || gap > CONTINUE_GAP_S) return null;
+          const [from0, to0] = forwards ? [last[0], touch[0]] : [touch[0], first[0]];
+          if (shotCuts.some((cut) => cut > Math.min(from0, to0) && cut <= Math.max(from0, to0))) return null;
+          // Where the other was when this piece touches it: its box then, or its last (first) box.
+          const edge = gap > 0 ? (forwards ? last : first) : from.boxes.reduce((a, b) => (Math.abs(b[0] - touch[0]) < Math.abs(a[0] - touch[0]) ? b : a));
+          const distance = Math.hypot(centre(touch)[0] - centre(edge)[0], centre(touch)[1] - centre(edge)[1]) / Math.max(edge[4], touch[4]);
+          return distance <= CONTINUE_REACH_HEIGHTS ? { p, distance } : null;
+        })
+        .filter((c): c is { p: TrackPiece; distance: number } => c !== null)
+        .sort((a, b) => a.distance - b.distance);
+      const [best, second] = candidates;
+      if (!best || (second && second.distance < best.distance * CONTINUE_CLEAR)) return null;
+      return best.p;
+    };
+    for (const forwards of [true, false]) {
+      let at: TrackPiece | null = pointed;
+      // Piece after piece, as far as the caller looks: no farther than withinS from the pointed piece.
+      while ((at = next(at, forwards)) && at.boxes.at(-1)![0] >= from && at.boxes[0]![0] <= to) found.add(at.id);
+    }
+    return found;
+  };
 }

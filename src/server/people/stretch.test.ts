@@ -51,6 +51,17 @@ describe('the evidence along the pieces of one person’s track', () => {
     expect(evidenceAlongPieces([piece(walk(100, 0, 2), [net(24)]), piece(walk(260, 3, 4.5), [net(24)])], [2.5]).map((e) => e.jerseyNumber)).toEqual([null, null]);
     expect(evidenceAlongPieces([piece(walk(100, 0, 2), [net(24)]), piece(walk(260, 3, 4.5), [net(27)])], []).map((e) => e.jerseyNumber)).toEqual([null, null]);
   });
+
+  it('pools only the pieces within 30 s: a long chain of handovers may have taken up a teammate', () => {
+    // Pieces every 2.5 s for a minute, walking right; the 24 is read on the first two only.
+    const chain = Array.from({ length: 25 }, (_, i) => {
+      const boxes: StoredBox[] = [0, 0.5, 1, 1.5].map((dt, j) => [i * 2.5 + dt, 100 + i * 100 + j * 20, 300, 40, 100, 90]);
+      return piece(boxes, i < 2 ? [net(24)] : []);
+    });
+    const numbers = evidenceAlongPieces(chain, []).map((e) => e.jerseyNumber);
+    expect(numbers.slice(0, 13)).toEqual(new Array(13).fill(24));
+    expect(numbers.slice(14)).toEqual(new Array(11).fill(null));
+  });
 });
 
 describe('person boxes as stored', () => {

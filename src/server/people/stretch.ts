@@ -12,7 +12,7 @@ import { readNumberByNet } from './number-net';
 import { detectPeople, type PersonDetectSettings } from './detector';
 import { kitOfTrack, labToHex, shirtBand, shirtColour, torsoRegion, type Lab } from './kit';
 import { PersonTracker, type PersonTrack, type PersonTrackerSettings } from './tracker';
-import { continuationsOf, type TrackPiece } from './continuations';
+import { continuationFinder, type TrackPiece } from './continuations';
 import type { StoredBox } from './track-boxes';
 
 export type PersonSettings = PersonDetectSettings & PersonTrackerSettings;
@@ -210,17 +210,25 @@ export class PeopleInStretch {
 }
 
 /**
+ * A piece pools the evidence of the pieces that continue it this far (seconds) from its own time,
+ * no farther: every handover is a small chance of taking up the wrong player, and a chain of them
+ * through a whole game would carry one number onto a teammate.
+ */
+const POOL_WITHIN_S = 30;
+
+/**
  * Each track's kit and number. A track the tracker lost and took up again
  * (people/continuations.ts) is one person's: where a piece's own reads name no number, or its
- * shirt was never seen clear, the evidence of the pieces that continue it decides: two sure net
- * reads of a 24 on two pieces are as good as two on one (decision 0038).
+ * shirt was never seen clear, the evidence of the pieces that continue it, within POOL_WITHIN_S,
+ * decides: two sure net reads of a 24 on two pieces are as good as two on one (decision 0038).
  */
 export function evidenceAlongPieces(pieces: Array<{ boxes: StoredBox[]; kits: Lab[]; reads: JerseyRead[] }>, shotCuts: number[]): Array<{ kit: string | null; jerseyNumber: number | null }> {
   const hex = (kit: Lab | null) => (kit ? labToHex(kit) : null);
   const kits = pieces.map((piece) => hex(kitOfTrack(piece.kits)));
   const asPieces: TrackPiece[] = pieces.map((piece, i) => ({ id: String(i), footageId: '', boxes: piece.boxes, kitColour: kits[i]! }));
+  const continuationsOf = continuationFinder(asPieces, shotCuts);
   return pieces.map((piece, i) => {
-    const chain = [...continuationsOf(asPieces[i]!, asPieces, shotCuts)].map((id) => pieces[Number(id)]!);
+    const chain = [...continuationsOf(asPieces[i]!, POOL_WITHIN_S)].map((id) => pieces[Number(id)]!);
     const pooled = chain.length > 1;
     return {
       kit: kits[i] ?? (pooled ? hex(kitOfTrack(chain.flatMap((c) => c.kits))) : null),
