@@ -59,7 +59,9 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
     for (const p of pieces) {
       if (!p.boxes.length) continue;
       const key = Math.floor(second(p));
-      filed.set(key, [...(filed.get(key) ?? []), p]);
+      const under = filed.get(key);
+      if (under) under.push(p);
+      else filed.set(key, [p]);
     }
     return filed;
   };
@@ -73,7 +75,7 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
   };
   return (pointed, withinS = Infinity) => {
     const found = new Set<string>([pointed.id]);
-    const [from, to] = [pointed.boxes[0]![0] - withinS, pointed.boxes.at(-1)![0] + withinS];
+    const [lookFrom, lookTo] = [pointed.boxes[0]![0] - withinS, pointed.boxes.at(-1)![0] + withinS];
     const next = (from: TrackPiece, forwards: boolean): TrackPiece | null => {
       const [first, last] = [from.boxes[0]!, from.boxes.at(-1)!];
       // A piece continuing forwards starts near this one's end; backwards, it ends near this one's start.
@@ -102,7 +104,7 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
     for (const forwards of [true, false]) {
       let at: TrackPiece | null = pointed;
       // Piece after piece, as far as the caller looks: no farther than withinS from the pointed piece.
-      while ((at = next(at, forwards)) && at.boxes.at(-1)![0] >= from && at.boxes[0]![0] <= to) found.add(at.id);
+      while ((at = next(at, forwards)) && at.boxes.at(-1)![0] >= lookFrom && at.boxes[0]![0] <= lookTo) found.add(at.id);
     }
     return found;
   };

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import type { Box } from '../vision/boxes';
 import type { RgbFrame } from '../vision/frames';
 
-export const NET_INPUT = 32;
+const NET_INPUT = 32;
 const CHANNELS = [1, 16, 32, 64];
 const HIDDEN = 128;
 const OUTPUTS = 23;
@@ -52,7 +52,7 @@ function loadWeights(): Weights {
  * The region as the net's input: grey, resampled bilinearly to 32 × 32 (sample centres on source
  * centres, edges clamped, as train.py), less its mean, over its spread plus 8.
  */
-export function netInput(frame: RgbFrame, region: Box): Float32Array {
+function netInput(frame: RgbFrame, region: Box): Float32Array {
   const out = new Float32Array(NET_INPUT * NET_INPUT);
   const grey = (x: number, y: number) => {
     const i = ((region.y + y) * frame.width + region.x + x) * 3;
@@ -136,7 +136,7 @@ export interface NetReading {
 }
 
 /** The net's three heads on one input. */
-export function netHeads(input: Float32Array): { count: number[]; units: number[]; tens: number[] } {
+function netHeads(input: Float32Array): { count: number[]; units: number[]; tens: number[] } {
   const w = loadWeights();
   let a = input;
   let side = NET_INPUT;
