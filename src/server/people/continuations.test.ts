@@ -32,6 +32,16 @@ describe('pieces of one player’s track', () => {
     expect(continuationsOf(a, [a, piece('b', walk(110, 3, 4)), piece('c', walk(300, 3, 4))], [])).toEqual(new Set(['a', 'b']));
   });
 
+  it('looks for the player where they were running, not where they were lost: a teammate standing there is not them', () => {
+    // The player runs right 120 px a sample (a height every 0.83 s) and is lost for 1.5 s; a teammate stands where they were lost.
+    const a = piece('a', walk(100, 0, 2, 120));
+    const ahead = piece('ahead', walk(580 + 360, 3.5, 5, 120));
+    const standing = piece('standing', walk(640, 3.5, 5));
+    expect(continuationsOf(a, [a, ahead, standing], [])).toEqual(new Set(['a', 'ahead']));
+    // Backwards too: from the piece taken up, the one lost is where its motion comes from.
+    expect(continuationsOf(ahead, [a, ahead, standing], [])).toEqual(new Set(['a', 'ahead']));
+  });
+
   it('joins a piece the tracker started while the old one still held a box, near where the player was then', () => {
     // The player runs right 20 px a sample; the tracker takes them up as b at 1.5 s while a still has boxes to 2 s.
     const a = piece('a', walk(100, 0, 2, 20));

@@ -23,18 +23,21 @@ export interface TrackPiece {
  */
 const CONTINUE_GAP_S = 2;
 export const CONTINUE_OVERLAP_S = 1;
-/** ...where its first box is within this many heights of where the other was then (or last seen), */
+/** ...where its first box is within this many heights of where the other was then (or where its motion carried it, after a gap), */
 const CONTINUE_REACH_HEIGHTS = 3;
 /** ...and every other such piece is at least this many times farther away. */
 const CONTINUE_CLEAR = 2;
+/** A piece's motion at its end is taken over this long (seconds): where it was going is where to look for the next. */
+const MOTION_SPAN_S = 1;
 
 /**
  * The pieces that continue a track within its shot, forwards and backwards, piece after piece:
  * the tracker loses a player who is hidden, or runs while the camera pans, and takes them up as
  * a new track. A piece continues another when it starts within CONTINUE_GAP_S of its end (or up
  * to CONTINUE_OVERLAP_S before it, and goes on after it), with no shot cut between, on a shirt of
- * the same colour, near where the other was at that moment, and clearly nearer than any other
- * such piece (two teammates side by side continue nobody).
+ * the same colour, near where the other was at that moment (after a gap: where its motion over
+ * its last second carried it), and clearly nearer than any other such piece (two teammates side
+ * by side continue nobody).
  */
 export function continuationsOf(pointed: TrackPiece, pieces: TrackPiece[], shotCuts: number[]): Set<string> {
   return continuationFinder(pieces, shotCuts)(pointed);
@@ -65,6 +68,19 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
     }
     return filed;
   };
+  /** Where a piece's person would be `gap` seconds past its end (or before its start), moving as over its last (first) second. */
+  const carried = (p: TrackPiece, forwards: boolean, gap: number): readonly [number, number] => {
+    const n = p.boxes.length;
+    const at = (i: number) => p.boxes[forwards ? n - 1 - i : i]!;
+    const edge = at(0);
+    let i = 1;
+    while (i < n && Math.abs(at(i)[0] - edge[0]) < MOTION_SPAN_S) i++;
+    const before = i < n ? at(i) : null;
+    if (!before || Math.abs(before[0] - edge[0]) > 2 * MOTION_SPAN_S) return centre(edge);
+    const dt = Math.abs(edge[0] - before[0]);
+    const [c, b] = [centre(edge), centre(before)];
+    return [c[0] + ((c[0] - b[0]) / dt) * gap, c[1] + ((c[1] - b[1]) / dt) * gap];
+  };
   const byStart = fileBy((p) => p.boxes[0]![0]);
   const byEnd = fileBy((p) => p.boxes.at(-1)![0]);
   /** The pieces filed under the seconds from..to. */
@@ -90,9 +106,10 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
           if (!beyond || gap < -CONTINUE_OVERLAP_S || gap > CONTINUE_GAP_S) return null;
           const [from0, to0] = forwards ? [last[0], touch[0]] : [touch[0], first[0]];
           if (shotCuts.some((cut) => cut > Math.min(from0, to0) && cut <= Math.max(from0, to0))) return null;
-          // Where the other was when this piece touches it: its box then, or its last (first) box.
+          // Where the other was when this piece touches it: its box then, or where its motion carried it from its last (first) box.
           const edge = gap > 0 ? (forwards ? last : first) : from.boxes.reduce((a, b) => (Math.abs(b[0] - touch[0]) < Math.abs(a[0] - touch[0]) ? b : a));
-          const distance = Math.hypot(centre(touch)[0] - centre(edge)[0], centre(touch)[1] - centre(edge)[1]) / Math.max(edge[4], touch[4]);
+          const [ex, ey] = gap > 0 ? carried(from, forwards, gap) : centre(edge);
+          const distance = Math.hypot(centre(touch)[0] - ex, centre(touch)[1] - ey) / Math.max(edge[4], touch[4]);
           return distance <= CONTINUE_REACH_HEIGHTS ? { p, distance } : null;
         })
         .filter((c): c is { p: TrackPiece; distance: number } => c !== null)

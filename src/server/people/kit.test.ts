@@ -1,7 +1,7 @@
 // Kit colour: a shirt's colour read from a loose person box, held along a track, and told
 // against an event's teams, two of them in similar colours, under lights that change.
 import { describe, expect, it } from 'vitest';
-import { hexToLab, kitDistance, kitOfTrack, kitsAsSeen, labToHex, rgbToLab, shirtColour as colourIn, teamOfKit, torsoRegion, type Lab } from './kit';
+import { groundBeside, hexToLab, kitDistance, kitOfTrack, kitsAsSeen, labToHex, rgbToLab, shirtColour as colourIn, teamOfKit, torsoRegion, type Lab } from './kit';
 
 const shirtColour = (frame: { data: Uint8Array; width: number; height: number }, box: { x: number; y: number; w: number; h: number }) => colourIn(frame, torsoRegion(box, frame)!);
 
@@ -41,6 +41,33 @@ describe('kit colour', () => {
     const { frame, box } = personFrame(NAVY, [240, 240, 240]);
     const colour = shirtColour(frame, box)!;
     expect(kitDistance(colour, rgbToLab(...NAVY))).toBeLessThan(3);
+  });
+
+  it('leaves the pitch out of a far player’s shirt, unless the shirt is the pitch’s colour', () => {
+    // A thin far player in a loose box on grass: nearly two thirds of the shirt region is pitch.
+    const farPlayer = (shirt: [number, number, number]) => {
+      const [width, height] = [120, 120];
+      const data = new Uint8Array(width * height * 3);
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const inBody = x >= 57 && x < 63;
+          const c: [number, number, number] = inBody && y >= 30 && y < 60 ? shirt : inBody && y >= 20 && y < 30 ? [205, 160, 130] : [60, 130, 60];
+          data.set(c, (y * width + x) * 3);
+        }
+      }
+      return { frame: { data, width, height }, box: { x: 40, y: 20, w: 40, h: 80 } };
+    };
+    const red = farPlayer([200, 16, 46]);
+    const region = torsoRegion(red.box, red.frame)!;
+    const ground = groundBeside(red.frame, red.box)!;
+    expect(kitDistance(ground, rgbToLab(60, 130, 60))).toBeLessThan(1);
+    expect(kitDistance(colourIn(red.frame, region), rgbToLab(60, 130, 60))).toBeLessThan(3);
+    expect(kitDistance(colourIn(red.frame, region, ground), rgbToLab(200, 16, 46))).toBeLessThan(3);
+    // A green shirt on the grass: too little would be left, so the whole region counts as before.
+    const green = farPlayer([64, 134, 64]);
+    expect(kitDistance(colourIn(green.frame, region, groundBeside(green.frame, green.box)), rgbToLab(60, 130, 60))).toBeLessThan(4);
+    // At the frame's edge there is no ground beside on that side, and none at all for a box filling the frame.
+    expect(groundBeside(red.frame, { x: 0, y: 0, w: 120, h: 120 })).toBeNull();
   });
 
   it('holds a track’s colour against a sample where an arm or a shadow covered the shirt', () => {

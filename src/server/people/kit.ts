@@ -65,8 +65,16 @@ const MAX_PIXELS = 400;
  * under a face): the larger of two colour groups of its pixels (the other is the number, a
  * stripe, skin or the floor behind a loose box).
  */
-export function shirtColour(frame: RgbFrame, region: Box): Lab {
-  const step = Math.max(1, Math.sqrt((region.w * region.h) / MAX_PIXELS));
+export function shirtColour(frame: RgbFrame, region: Box, ground: Lab | null = null): Lab {
+  const pixels = pixelsOf(frame, region, MAX_PIXELS);
+  // A far player's shirt region is half pitch or floor: what is the ground's colour is left out, unless the shirt is that colour too.
+  const cloth = ground ? pixels.filter((p) => kitDistance(p, ground) > GROUND_NEAR) : pixels;
+  return largestGroup(cloth.length >= pixels.length * CLOTH_LEAST ? cloth : pixels);
+}
+
+/** Up to `most` pixels of a region, evenly spread, in CIELAB. */
+function pixelsOf(frame: RgbFrame, region: Box, most: number): Lab[] {
+  const step = Math.max(1, Math.sqrt((region.w * region.h) / most));
   const pixels: Lab[] = [];
   for (let y = region.y; y < region.y + region.h; y += step) {
     for (let x = region.x; x < region.x + region.w; x += step) {
@@ -74,7 +82,21 @@ export function shirtColour(frame: RgbFrame, region: Box): Lab {
       pixels.push(rgbToLab(frame.data[o]!, frame.data[o + 1]!, frame.data[o + 2]!));
     }
   }
-  return largestGroup(pixels);
+  return pixels;
+}
+
+/** A pixel this near the ground's colour is taken for ground; the cloth left must be at least CLOTH_LEAST of the region. */
+const GROUND_NEAR = 12;
+const CLOTH_LEAST = 0.3;
+
+/**
+ * The ground beside a person at their shirt's height (the pitch, the floor, the stand behind):
+ * the median colour of strips a third of the box wide to its left and right.
+ */
+export function groundBeside(frame: RgbFrame, box: Box): Lab | null {
+  const [top, bottom] = shirtBand(box, [0.22, 0.45], [0.5, 0.8]);
+  const strips = [partOf(box, frame, { left: -0.35, right: -0.05, top, bottom }, 2), partOf(box, frame, { left: 1.05, right: 1.35, top, bottom }, 2)];
+  return kitOfTrack(strips.flatMap((strip) => (strip ? pixelsOf(frame, strip, MAX_PIXELS / 4) : [])));
 }
 
 /** Two-means clustering (a few rounds from the two most different pixels); the larger group's mean. */

@@ -10,7 +10,7 @@ import type { RgbFrame } from '../vision/frames';
 import { chestRegion, jerseyOf, MIN_JERSEY_FACE_PX, readNumberIn, type JerseyRead } from './numbers';
 import { readNumberByNet } from './number-net';
 import { detectPeople, type PersonDetectSettings } from './detector';
-import { kitOfTrack, labToHex, shirtBand, shirtColour, torsoRegion, type Lab } from './kit';
+import { groundBeside, kitOfTrack, labToHex, shirtBand, shirtColour, torsoRegion, type Lab } from './kit';
 import { PersonTracker, type PersonTrack, type PersonTrackerSettings } from './tracker';
 import { continuationFinder, type TrackPiece } from './continuations';
 import type { StoredBox } from './track-boxes';
@@ -159,7 +159,7 @@ export class PeopleInStretch {
       const face = faceIn.get(person.track);
       const chest = face ? chestRegion(face, frame) : null;
       const shirt = face ? upperChest(face, frame) : person.h >= KIT_MIN_PERSON_PX ? torsoRegion(person, frame) : null;
-      if (shirt && evidence.kits.length < KIT_SAMPLES) evidence.kits.push(shirtColour(frame, shirt));
+      if (shirt && evidence.kits.length < KIT_SAMPLES) evidence.kits.push(shirtColour(frame, shirt, face ? null : groundBeside(frame, person)));
       if (!chest && person.h >= NET_MIN_PERSON_PX) this.readByNet(frame, person, evidence);
       const legible = chest ? face!.h >= MIN_JERSEY_FACE_PX : person.h >= NUMBER_MIN_PERSON_PX;
       if (!legible || evidence.attempts >= NUMBER_READS || t - evidence.lastAttemptT < NUMBER_EVERY_S) continue;
