@@ -17,9 +17,12 @@ export function shirtBand(box: Box, standing: [number, number], upper: [number, 
   return box.h >= box.w * WHOLE_BODY_ASPECT ? standing : upper;
 }
 
+/** The rows of a person's box the shirt's middle lies in, as shares of its height. */
+const torsoBand = (box: Box) => shirtBand(box, [0.22, 0.45], [0.5, 0.8]);
+
 /** The shirt's middle: clear of the arms, the head and the shorts in a loose detector box. */
 export function torsoRegion(box: Box, frame: { width: number; height: number }): Box | null {
-  const [top, bottom] = shirtBand(box, [0.22, 0.45], [0.5, 0.8]);
+  const [top, bottom] = torsoBand(box);
   return partOf(box, frame, { left: 0.3, right: 0.7, top, bottom }, 3);
 }
 
@@ -94,7 +97,7 @@ const CLOTH_LEAST = 0.3;
  * the median colour of strips a third of the box wide to its left and right.
  */
 export function groundBeside(frame: RgbFrame, box: Box): Lab | null {
-  const [top, bottom] = shirtBand(box, [0.22, 0.45], [0.5, 0.8]);
+  const [top, bottom] = torsoBand(box);
   const strips = [partOf(box, frame, { left: -0.35, right: -0.05, top, bottom }, 2), partOf(box, frame, { left: 1.05, right: 1.35, top, bottom }, 2)];
   return kitOfTrack(strips.flatMap((strip) => (strip ? pixelsOf(frame, strip, MAX_PIXELS / 4) : [])));
 }
