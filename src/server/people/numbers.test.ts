@@ -39,6 +39,18 @@ describe('a track’s jersey number', () => {
     expect(jerseyOf([{ number: 24, confidence: 85, byNet: true }, { number: 24, confidence: 81, byNet: true }], { oneDigitOnce: false })).toBe(24);
     expect(jerseyOf([{ number: 24, confidence: 90, byNet: true }, { number: 23, confidence: 90, byNet: true }], { oneDigitOnce: false })).toBeNull();
   });
+  it('counts Tesseract’s read of a shorter player only where it confirms the net’s read of the same number', () => {
+    const net = (number: number) => ({ number, confidence: 86, byNet: true });
+    const confirming = (number: number) => ({ number, confidence: 88, confirmsOnly: true });
+    // A far #10 as the tune clip shows it: the net sure of 10 once, Tesseract reading 10 at 105 px.
+    expect(jerseyOf([net(10), confirming(10)], { oneDigitOnce: false })).toBe(10);
+    // Alone, or beside a net read of another number, it is nothing: at that size Tesseract reads one digit of two.
+    expect(jerseyOf([confirming(15), confirming(15)], { oneDigitOnce: false })).toBeNull();
+    expect(jerseyOf([net(42), confirming(2)], { oneDigitOnce: false })).toBeNull();
+    expect(jerseyOf([net(42), confirming(2), confirming(5)], { oneDigitOnce: false })).toBeNull();
+    // As an ordinary read, the 2 would have carried the 42 (a digit cut off counts for its number).
+    expect(jerseyOf([net(42), { number: 2, confidence: 88 }], { oneDigitOnce: false })).toBe(42);
+  });
   it('counts a digit read alone for the two-digit number it is part of (a digit cut off), not against it', () => {
     const reads = (...numbers: number[]) => numbers.map((number) => ({ number, confidence: 80 }));
     // Read as seen on a real back, #10: the 0 cut off by the region's edge three times.

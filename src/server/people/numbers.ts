@@ -17,6 +17,12 @@ export interface JerseyRead {
   confidence: number;
   /** Read by the number net (people/number-net.ts): one such read alone never names a track. */
   byNet?: boolean;
+  /**
+   * Tesseract's read of a shorter player's shirt (people/stretch.ts): it counts only where the
+   * number net read the same number on the track, since at that size Tesseract often reads one
+   * digit of two.
+   */
+  confirmsOnly?: boolean;
 }
 
 /** Readings below this confidence are dropped: a shirt's folds and arms read as stray digits. */
@@ -342,9 +348,11 @@ export function rankNumbers(numbers: number[]): Array<[number: number, count: nu
  * one digit and `oneDigitOnce` is false: on a wide camera's small players one digit read once is
  * too often the edge of an arm or a shirt read as a 1 (on the bench's real game clips, six of the
  * eight wrong numbers were). The number net's reads always need a second alike: it reads every
- * sample of a far player, and one sure misreading among them is no number.
+ * sample of a far player, and one sure misreading among them is no number. A read that only
+ * confirms (JerseyRead.confirmsOnly) is left out unless the net read the same number.
  */
-export function jerseyOf(reads: JerseyRead[], { oneDigitOnce = true } = {}): number | null {
+export function jerseyOf(given: JerseyRead[], { oneDigitOnce = true } = {}): number | null {
+  const reads = given.filter((r) => !r.confirmsOnly || given.some((o) => o.byNet && o.number === r.number));
   if (!reads.length) return null;
   const ranked = rankNumbers(reads.map((r) => r.number));
   const countOf = new Map(ranked);

@@ -56,6 +56,13 @@ const KIT_MIN_PERSON_PX = 40;
  * this many times a track, a second apart at least: Tesseract costs about as much as a face look.
  */
 export const NUMBER_MIN_PERSON_PX = 110;
+/**
+ * Shorter people, down to this, are read by Tesseract too, once the number net has read a number
+ * on their track: at that size Tesseract reads one digit of two as often as the number, so its
+ * read there only confirms the net's (JerseyRead.confirmsOnly; decision 0038). The net alone
+ * needs two sure reads alike, which a far player's "10" seldom gives.
+ */
+const NUMBER_CONFIRM_MIN_PX = 95;
 const NUMBER_READS = 5;
 const NUMBER_EVERY_S = 1;
 /**
@@ -161,7 +168,8 @@ export class PeopleInStretch {
       const shirt = face ? upperChest(face, frame) : person.h >= KIT_MIN_PERSON_PX ? torsoRegion(person, frame) : null;
       if (shirt && evidence.kits.length < KIT_SAMPLES) evidence.kits.push(shirtColour(frame, shirt, face ? null : groundBeside(frame, person)));
       if (!chest && person.h >= NET_MIN_PERSON_PX) this.readByNet(frame, person, evidence);
-      const legible = chest ? face!.h >= MIN_JERSEY_FACE_PX : person.h >= NUMBER_MIN_PERSON_PX;
+      const confirming = !chest && person.h < NUMBER_MIN_PERSON_PX;
+      const legible = chest ? face!.h >= MIN_JERSEY_FACE_PX : person.h >= NUMBER_MIN_PERSON_PX || (person.h >= NUMBER_CONFIRM_MIN_PX && evidence.reads.some((r) => r.byNet));
       if (!legible || evidence.attempts >= NUMBER_READS || t - evidence.lastAttemptT < NUMBER_EVERY_S) continue;
       const region = chest ?? numberRegion(person, frame);
       if (!region) continue;
@@ -171,7 +179,7 @@ export class PeopleInStretch {
       const read = await readNumberIn(frame, region);
       this.stats.numberMs += performance.now() - started;
       if (read) {
-        evidence.reads.push(read);
+        evidence.reads.push(confirming ? { ...read, confirmsOnly: true } : read);
         this.stats.numberReads++;
       }
     }
