@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { hexToLab } from './kit';
 import type { JerseyRead } from './numbers';
-import { evidenceAlongPieces, personOfFace } from './stretch';
+import { evidenceAlongPieces, NUMBER_CONFIRMS, NUMBER_READS, numberLookAt, personOfFace, type NumberLooks } from './stretch';
 import { decodePersonBoxes, encodePersonBoxes, type StoredBox } from './track-boxes';
 
 describe('the person a face lies in', () => {
@@ -18,6 +18,39 @@ describe('the person a face lies in', () => {
     expect(personOfFace(face, [{ x: 80, y: -40, w: 70, h: 140 }])).toBeUndefined();
     expect(personOfFace(face, [{ x: 140, y: 40, w: 70, h: 200 }])).toBeUndefined();
     expect(personOfFace(face, [{ x: 95, y: 55, w: 40, h: 60 }])).toBeUndefined();
+  });
+});
+
+describe('the Tesseract look a person gets', () => {
+  const fresh = (): NumberLooks => ({ reads: 0, confirms: 0, lastT: -Infinity });
+  const far = (h: number, netNamed = true) => ({ h, chestFaceH: null, netNamed });
+
+  it('is a full read from 110 px, a confirming read from 95 px only once the number net has a number, and none below', () => {
+    expect(numberLookAt(far(94), 10, fresh())).toBeNull();
+    expect(numberLookAt(far(95), 10, fresh())).toBe('confirm');
+    expect(numberLookAt(far(109), 10, fresh())).toBe('confirm');
+    expect(numberLookAt(far(109, false), 10, fresh())).toBeNull();
+    expect(numberLookAt(far(110), 10, fresh())).toBe('read');
+    expect(numberLookAt(far(110, false), 10, fresh())).toBe('read');
+  });
+
+  it('reads the chest under a face only when the face is 48 px or more, whatever the box', () => {
+    expect(numberLookAt({ h: 300, chestFaceH: 47, netNamed: true }, 10, fresh())).toBeNull();
+    expect(numberLookAt({ h: 60, chestFaceH: 48, netNamed: false }, 10, fresh())).toBe('read');
+  });
+
+  it('keeps the full reads for a player who comes nearer after spending the confirming ones', () => {
+    const looks: NumberLooks = { reads: 0, confirms: NUMBER_CONFIRMS, lastT: 3 };
+    expect(numberLookAt(far(100), 8, looks)).toBeNull();
+    expect(numberLookAt(far(130), 8, looks)).toBe('read');
+    expect(numberLookAt(far(130), 8, { ...looks, reads: NUMBER_READS })).toBeNull();
+    // A track that spent its full reads may still confirm the net's number when it is farther.
+    expect(numberLookAt(far(100), 8, { reads: NUMBER_READS, confirms: 0, lastT: 3 })).toBe('confirm');
+  });
+
+  it('waits a second between looks', () => {
+    expect(numberLookAt(far(130), 3.5, { reads: 1, confirms: 0, lastT: 3 })).toBeNull();
+    expect(numberLookAt(far(130), 4, { reads: 1, confirms: 0, lastT: 3 })).toBe('read');
   });
 });
 

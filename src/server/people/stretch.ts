@@ -36,8 +36,14 @@ export interface StretchPerson {
 interface Evidence {
   kits: Lab[];
   reads: JerseyRead[];
-  attempts: number;
-  lastAttemptT: number;
+  looks: NumberLooks;
+}
+
+/** The Tesseract looks a track has had: full reads, confirming reads, and when the last was. */
+export interface NumberLooks {
+  reads: number;
+  confirms: number;
+  lastT: number;
 }
 
 /**
@@ -62,9 +68,14 @@ export const NUMBER_MIN_PERSON_PX = 110;
  * read there only confirms the net's (JerseyRead.confirmsOnly; decision 0038). The net alone
  * needs two sure reads alike, which a far player's "10" seldom gives.
  */
-const NUMBER_CONFIRM_MIN_PX = 95;
-const NUMBER_READS = 5;
-const NUMBER_EVERY_S = 1;
+export const NUMBER_CONFIRM_MIN_PX = 95;
+/**
+ * Full reads and confirming reads have budgets of their own, so a player first seen at 95–110 px
+ * still has every full read left when they come nearer.
+ */
+export const NUMBER_READS = 5;
+export const NUMBER_CONFIRMS = 3;
+export const NUMBER_EVERY_S = 1;
 /**
  * Numbers on people at least NET_MIN_PERSON_PX tall (digits of about 7 px and more) are read by
  * the number net (people/number-net.ts) at every sample where the shirt is clear, a read costing
@@ -83,6 +94,21 @@ export function numberRegion(box: Box, frame: { width: number; height: number })
 /** The shirt just under a face, one face wide: plain cloth on most shirts, above a print or a number. */
 export function upperChest(face: Box, frame: { width: number; height: number }): Box | null {
   return partOf(face, frame, { left: 0, right: 1, top: 1.3, bottom: 2.1 }, 3);
+}
+
+/**
+ * Which Tesseract look a person gets at this sample: a full read ('read'), a read that can only
+ * confirm the number net's ('confirm'), or none. `chestFaceH` is the height of the face above the
+ * chest when the shirt is read under a face (a close camera), `netNamed` whether the number net
+ * has a sure read on the track.
+ */
+export function numberLookAt(person: { h: number; chestFaceH: number | null; netNamed: boolean }, t: number, looks: NumberLooks): 'read' | 'confirm' | null {
+  if (t - looks.lastT < NUMBER_EVERY_S) return null;
+  const fullLeft = looks.reads < NUMBER_READS;
+  if (person.chestFaceH !== null) return person.chestFaceH >= MIN_JERSEY_FACE_PX && fullLeft ? 'read' : null;
+  if (person.h >= NUMBER_MIN_PERSON_PX) return fullLeft ? 'read' : null;
+  if (person.h >= NUMBER_CONFIRM_MIN_PX && person.netNamed && looks.confirms < NUMBER_CONFIRMS) return 'confirm';
+  return null;
 }
 
 /** A face lies in a person when its centre is inside the box's top part and the box is this many faces tall. */
@@ -161,25 +187,25 @@ export class PeopleInStretch {
         return Boolean(own && theirs && insideShare(own, theirs) > SHIRTS_OVERLAP);
       });
       if (crowded) continue;
-      const evidence = this.evidence.get(person.track) ?? { kits: [], reads: [], attempts: 0, lastAttemptT: -Infinity };
+      const evidence = this.evidence.get(person.track) ?? { kits: [], reads: [], looks: { reads: 0, confirms: 0, lastT: -Infinity } };
       this.evidence.set(person.track, evidence);
       const face = faceIn.get(person.track);
       const chest = face ? chestRegion(face, frame) : null;
       const shirt = face ? upperChest(face, frame) : person.h >= KIT_MIN_PERSON_PX ? torsoRegion(person, frame) : null;
       if (shirt && evidence.kits.length < KIT_SAMPLES) evidence.kits.push(shirtColour(frame, shirt, face ? null : groundBeside(frame, person)));
       if (!chest && person.h >= NET_MIN_PERSON_PX) this.readByNet(frame, person, evidence);
-      const confirming = !chest && person.h < NUMBER_MIN_PERSON_PX;
-      const legible = chest ? face!.h >= MIN_JERSEY_FACE_PX : person.h >= NUMBER_MIN_PERSON_PX || (person.h >= NUMBER_CONFIRM_MIN_PX && evidence.reads.some((r) => r.byNet));
-      if (!legible || evidence.attempts >= NUMBER_READS || t - evidence.lastAttemptT < NUMBER_EVERY_S) continue;
+      const look = numberLookAt({ h: person.h, chestFaceH: chest ? face!.h : null, netNamed: evidence.reads.some((r) => r.byNet) }, t, evidence.looks);
+      if (!look) continue;
       const region = chest ?? numberRegion(person, frame);
       if (!region) continue;
       const started = performance.now();
-      evidence.attempts++;
-      evidence.lastAttemptT = t;
+      if (look === 'read') evidence.looks.reads++;
+      else evidence.looks.confirms++;
+      evidence.looks.lastT = t;
       const read = await readNumberIn(frame, region);
       this.stats.numberMs += performance.now() - started;
       if (read) {
-        evidence.reads.push(confirming ? { ...read, confirmsOnly: true } : read);
+        evidence.reads.push(look === 'confirm' ? { ...read, confirmsOnly: true } : read);
         this.stats.numberReads++;
       }
     }
