@@ -42,6 +42,29 @@ describe('pieces of one player’s track', () => {
     expect(continuationsOf(ahead, [a, ahead, standing], [])).toEqual(new Set(['a', 'ahead']));
   });
 
+  it('carries a piece held for only two samples as far as its motion goes', () => {
+    // Held 0–0.5 s running left 180 px a sample (the tune clip's Sevilla #23), lost for 1.5 s, taken up six samples on.
+    const a = piece('a', walk(1600, 0, 0.5, -180));
+    const ahead = piece('ahead', walk(1600 - 180 * 4, 2, 3, -180));
+    const stayed = piece('stayed', walk(1500, 2, 3));
+    expect(continuationsOf(a, [a, ahead, stayed], [])).toEqual(new Set(['a', 'ahead']));
+    expect(continuationsOf(ahead, [a, ahead, stayed], [])).toEqual(new Set(['a', 'ahead']));
+  });
+
+  it('follows the camera where it panned while the player was lost: where everyone else went, the player went too', () => {
+    // The camera holds still to 2 s, then pans 600 px left by 3.5 s; the player stood still, lost 2–3.5 s.
+    const picture = (t: number) => (t <= 2 ? 0 : t >= 3.5 ? -600 : -400 * (t - 2));
+    const standing = (x: number, from: number, to: number): StoredBox[] => walk(0, from, to).map(([t, , ...rest]) => [t!, x + picture(t!), ...rest]);
+    const a = piece('a', standing(900, 0, 2));
+    const moved = piece('moved', standing(900, 3.5, 5));
+    // Someone else walked into the place on screen where the player was lost.
+    const there = piece('there', walk(900, 3.5, 5));
+    const others = [300, 1400, 1700].map((x, i) => piece(`other${i}`, standing(x, 0, 5), '#f0f0f0'));
+    expect(continuationsOf(a, [a, moved, there, ...others], [])).toEqual(new Set(['a', 'moved']));
+    // With too few others seen to tell the camera's move, the player is looked for where they stood on screen.
+    expect(continuationsOf(a, [a, moved, there, ...others.slice(0, 2)], [])).toEqual(new Set(['a', 'there']));
+  });
+
   it('joins a piece the tracker started while the old one still held a box, near where the player was then', () => {
     // The player runs right 20 px a sample; the tracker takes them up as b at 1.5 s while a still has boxes to 2 s.
     const a = piece('a', walk(100, 0, 2, 20));

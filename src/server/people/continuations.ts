@@ -2,7 +2,7 @@
 // camera pans, and takes them up as a new track. Joining the pieces again is used where the index
 // pools the evidence gathered along them (people/stretch.ts) and where the admin's "this is the
 // athlete" labels the pieces that continue the track pointed at (people/labels.ts).
-import { hexToLab, kitDistance } from './kit';
+import { hexToLab, kitDistance, median } from './kit';
 import type { StoredBox } from './track-boxes';
 
 /** Without the event's teams to name a kit by, two kits this close are one. */
@@ -29,14 +29,17 @@ const CONTINUE_REACH_HEIGHTS = 3;
 const CONTINUE_CLEAR = 2;
 /** A piece's motion at its end is taken over this long (seconds): where it was going is where to look for the next. */
 const MOTION_SPAN_S = 1;
+/** The camera's move between two samples is the median move of the people seen at both, when at least this many were. */
+const CAMERA_MIN_PEOPLE = 3;
 
 /**
  * The pieces that continue a track within its shot, forwards and backwards, piece after piece:
  * the tracker loses a player who is hidden, or runs while the camera pans, and takes them up as
  * a new track. A piece continues another when it starts within CONTINUE_GAP_S of its end (or up
  * to CONTINUE_OVERLAP_S before it, and goes on after it), with no shot cut between, on a shirt of
- * the same colour, near where the other was at that moment (after a gap: where its motion over
- * its last second carried it), and clearly nearer than any other such piece (two teammates side
+ * the same colour, near where the other was at that moment (after a gap: where its own motion
+ * over its last second carried it, and the camera's move since, told by where the others seen
+ * then went), and clearly nearer than any other such piece (two teammates side
  * by side continue nobody).
  */
 export function continuationsOf(pointed: TrackPiece, pieces: TrackPiece[], shotCuts: number[]): Set<string> {
@@ -68,18 +71,52 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
     }
     return filed;
   };
-  /** Where a piece's person would be `gap` seconds past its end (or before its start), moving as over its last (first) second. */
-  const carried = (p: TrackPiece, forwards: boolean, gap: number): readonly [number, number] => {
+  // Where everyone was at each sample, to tell the camera's move from a player's own.
+  const seenAt = new Map<number, Map<TrackPiece, readonly [number, number]>>();
+  const moment = (t: number) => Math.round(t * 1000);
+  for (const p of pieces) {
+    for (const box of p.boxes) {
+      const at = seenAt.get(moment(box[0])) ?? new Map<TrackPiece, readonly [number, number]>();
+      at.set(p, centre(box));
+      seenAt.set(moment(box[0]), at);
+    }
+  }
+  /** How far the picture moved from time a to time b: the median move of the people seen at both, when enough were. */
+  const cameraMove = (a: number, b: number): readonly [number, number] | null => {
+    const [atA, atB] = [seenAt.get(moment(a)), seenAt.get(moment(b))];
+    if (!atA || !atB) return null;
+    const dx: number[] = [];
+    const dy: number[] = [];
+    for (const [p, [xa, ya]] of atA) {
+      const inB = atB.get(p);
+      if (!inB) continue;
+      dx.push(inB[0] - xa);
+      dy.push(inB[1] - ya);
+    }
+    return dx.length >= CAMERA_MIN_PEOPLE ? [median(dx), median(dy)] : null;
+  };
+  /**
+   * Where a piece's person would be at time `t` past its end (or before its start): moving on the
+   * ground as over its last (first) second, or its whole length when shorter, and with the camera
+   * as the others seen then moved; by their motion on screen alone where too few were seen.
+   */
+  const carried = (p: TrackPiece, forwards: boolean, t: number): readonly [number, number] => {
     const n = p.boxes.length;
     const at = (i: number) => p.boxes[forwards ? n - 1 - i : i]!;
     const edge = at(0);
     let i = 1;
     while (i < n && Math.abs(at(i)[0] - edge[0]) < MOTION_SPAN_S) i++;
-    const before = i < n ? at(i) : null;
+    // A piece shorter than MOTION_SPAN_S moves as over its whole length (a player the tracker
+    // held for two samples only is as often one running fast as one standing).
+    const before = i < n ? at(i) : n > 1 ? at(n - 1) : null;
     if (!before || Math.abs(before[0] - edge[0]) > 2 * MOTION_SPAN_S) return centre(edge);
-    const dt = Math.abs(edge[0] - before[0]);
+    const span = Math.abs(edge[0] - before[0]);
+    const gap = Math.abs(t - edge[0]);
     const [c, b] = [centre(edge), centre(before)];
-    return [c[0] + ((c[0] - b[0]) / dt) * gap, c[1] + ((c[1] - b[1]) / dt) * gap];
+    const [pictureThen, pictureSince] = [cameraMove(before[0], edge[0]), cameraMove(edge[0], t)];
+    if (!pictureThen || !pictureSince) return [c[0] + ((c[0] - b[0]) / span) * gap, c[1] + ((c[1] - b[1]) / span) * gap];
+    const own = [(c[0] - b[0] - pictureThen[0]) / span, (c[1] - b[1] - pictureThen[1]) / span];
+    return [c[0] + own[0]! * gap + pictureSince[0], c[1] + own[1]! * gap + pictureSince[1]];
   };
   const byStart = fileBy((p) => p.boxes[0]![0]);
   const byEnd = fileBy((p) => p.boxes.at(-1)![0]);
@@ -108,7 +145,7 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
           if (shotCuts.some((cut) => cut > Math.min(from0, to0) && cut <= Math.max(from0, to0))) return null;
           // Where the other was when this piece touches it: its box then, or where its motion carried it from its last (first) box.
           const edge = gap > 0 ? (forwards ? last : first) : from.boxes.reduce((a, b) => (Math.abs(b[0] - touch[0]) < Math.abs(a[0] - touch[0]) ? b : a));
-          const [ex, ey] = gap > 0 ? carried(from, forwards, gap) : centre(edge);
+          const [ex, ey] = gap > 0 ? carried(from, forwards, touch[0]) : centre(edge);
           const distance = Math.hypot(centre(touch)[0] - ex, centre(touch)[1] - ey) / Math.max(edge[4], touch[4]);
           return distance <= CONTINUE_REACH_HEIGHTS ? { p, distance } : null;
         })

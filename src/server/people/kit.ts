@@ -123,14 +123,16 @@ function largestGroup(pixels: Lab[]): Lab {
   return sizes[0]! >= sizes[1]! ? a : b;
 }
 
+/** The middle value (the mean of the two middle ones when there is an even number). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((p, q) => p - q);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 /** A track's kit: the median, channel by channel, of its samples' shirt colours (a shadow or a passing arm does not move it). */
 export function kitOfTrack(samples: Lab[]): Lab | null {
   if (!samples.length) return null;
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((p, q) => p - q);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  };
   return [median(samples.map((s) => s[0])), median(samples.map((s) => s[1])), median(samples.map((s) => s[2]))];
 }
 
