@@ -106,8 +106,8 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
     const edge = at(0);
     let i = 1;
     while (i < n && Math.abs(at(i)[0] - edge[0]) < MOTION_SPAN_S) i++;
-    // A piece shorter than MOTION_SPAN_S moves as over its whole length (a player the tracker
-    // held for two samples only is as often one running fast as one standing).
+    // A piece shorter than MOTION_SPAN_S moves as over its whole length: half a second of motion
+    // says more of where a fast runner went than none.
     const before = i < n ? at(i) : n > 1 ? at(n - 1) : null;
     if (!before || Math.abs(before[0] - edge[0]) > 2 * MOTION_SPAN_S) return centre(edge);
     const span = Math.abs(edge[0] - before[0]);
