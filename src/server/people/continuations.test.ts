@@ -65,6 +65,20 @@ describe('pieces of one player’s track', () => {
     expect(continuationsOf(a, [a, moved, there, ...others.slice(0, 2)], [])).toEqual(new Set(['a', 'there']));
   });
 
+  it('follows the camera from a player seen at one sample only: no motion of their own, but the picture moved', () => {
+    // The player is found once, at 2 s, standing; the camera then pans 600 px left by 3.5 s, when they are taken up again.
+    const picture = (t: number) => (t <= 2 ? 0 : t >= 3.5 ? -600 : -400 * (t - 2));
+    const standing = (x: number, from: number, to: number): StoredBox[] => walk(0, from, to).map(([t, , ...rest]) => [t!, x + picture(t!), ...rest]);
+    const once = piece('once', standing(900, 2, 2));
+    const moved = piece('moved', standing(900, 3.5, 5));
+    const there = piece('there', walk(900, 3.5, 5));
+    const others = [300, 1400, 1700].map((x, i) => piece(`other${i}`, standing(x, 0, 5), '#f0f0f0'));
+    expect(continuationsOf(once, [once, moved, there, ...others], [])).toEqual(new Set(['once', 'moved']));
+    expect(continuationsOf(moved, [once, moved, there, ...others], [])).toEqual(new Set(['once', 'moved']));
+    // Too few others to tell the camera's move: where they stood on screen, as before.
+    expect(continuationsOf(once, [once, moved, there, ...others.slice(0, 2)], [])).toEqual(new Set(['once', 'there']));
+  });
+
   it('joins a piece the tracker started while the old one still held a box, near where the player was then', () => {
     // The player runs right 20 px a sample; the tracker takes them up as b at 1.5 s while a still has boxes to 2 s.
     const a = piece('a', walk(100, 0, 2, 20));

@@ -98,7 +98,8 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
   /**
    * Where a piece's person would be at time `t` past its end (or before its start): moving on the
    * ground as over its last (first) second, or its whole length when shorter, and with the camera
-   * as the others seen then moved; by their motion on screen alone where too few were seen.
+   * as the others seen then moved; by their motion on screen alone where too few were seen. A
+   * piece seen at one sample only moves with the camera alone.
    */
   const carried = (p: TrackPiece, forwards: boolean, t: number): readonly [number, number] => {
     const n = p.boxes.length;
@@ -109,11 +110,14 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
     // A piece shorter than MOTION_SPAN_S moves as over its whole length: half a second of motion
     // says more of where a fast runner went than none.
     const before = i < n ? at(i) : n > 1 ? at(n - 1) : null;
-    if (!before || Math.abs(before[0] - edge[0]) > 2 * MOTION_SPAN_S) return centre(edge);
+    const c = centre(edge);
+    const pictureSince = cameraMove(edge[0], t);
+    // Seen once (or with a long gap inside it): no motion of its own to go by, but the camera's move still tells where the spot went.
+    if (!before || Math.abs(before[0] - edge[0]) > 2 * MOTION_SPAN_S) return pictureSince ? [c[0] + pictureSince[0], c[1] + pictureSince[1]] : c;
     const span = Math.abs(edge[0] - before[0]);
     const gap = Math.abs(t - edge[0]);
-    const [c, b] = [centre(edge), centre(before)];
-    const [pictureThen, pictureSince] = [cameraMove(before[0], edge[0]), cameraMove(edge[0], t)];
+    const b = centre(before);
+    const pictureThen = cameraMove(before[0], edge[0]);
     if (!pictureThen || !pictureSince) return [c[0] + ((c[0] - b[0]) / span) * gap, c[1] + ((c[1] - b[1]) / span) * gap];
     const own = [(c[0] - b[0] - pictureThen[0]) / span, (c[1] - b[1] - pictureThen[1]) / span];
     return [c[0] + own[0]! * gap + pictureSince[0], c[1] + own[1]! * gap + pictureSince[1]];
