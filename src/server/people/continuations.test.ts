@@ -79,6 +79,20 @@ describe('pieces of one player’s track', () => {
     expect(continuationsOf(once, [once, moved, there, ...others.slice(0, 2)], [])).toEqual(new Set(['once', 'there']));
   });
 
+  it('joins the whole player where the tracker took them up twice, as a whole box and as the upper body inside it, and no one half their height', () => {
+    // Lost at 2 s; from 2.5 s the detector finds the player whole (b) and, at the same samples, their upper half (top) a little nearer.
+    const a = piece('a', walk(100, 0, 2));
+    const b = piece('b', walk(130, 2.5, 5));
+    const top = piece('top', walk(110, 2.5, 4).map(([t, x, y, w, h, s]) => [t!, x!, y!, w!, h! * 0.6, s!]));
+    expect(continuationsOf(a, [a, b, top], [])).toEqual(new Set(['a', 'b']));
+    // A teammate of the same size beside the whole box is no part of it: neither is clearly the player.
+    const beside = piece('beside', walk(125, 2.5, 4));
+    expect(continuationsOf(a, [a, b, beside], [])).toEqual(new Set(['a']));
+    // Someone half the player's height (farther off) nearer still is not them either.
+    const far = piece('far', walk(0, 2.5, 4).map(([t, , y, w, h, s]) => [t!, 125, y! + 60, w! / 2, h! / 2, s!]));
+    expect(continuationsOf(a, [a, b, far], [])).toEqual(new Set(['a', 'b']));
+  });
+
   it('joins a piece the tracker started while the old one still held a box, near where the player was then', () => {
     // The player runs right 20 px a sample; the tracker takes them up as b at 1.5 s while a still has boxes to 2 s.
     const a = piece('a', walk(100, 0, 2, 20));
@@ -90,11 +104,16 @@ describe('pieces of one player’s track', () => {
     expect(continuationsOf(a, [a, c], [])).toEqual(new Set(['a', 'c']));
   });
 
-  it('joins no piece that overlaps the player for longer, lies within their time, or starts far from where they were then', () => {
+  it('joins no piece that overlaps the player for longer, lies within their time, starts far from where they were then, or is half their height', () => {
     const a = piece('a', walk(100, 0, 4, 20));
     expect(continuationsOf(a, [a, piece('b', walk(160, 2.5, 6, 20))], [])).toEqual(new Set(['a']));
     expect(continuationsOf(a, [a, piece('b', walk(170, 1, 3.5, 20))], [])).toEqual(new Set(['a']));
     // Starting at 3.5 s beside where a was then (x 240), more than three heights off.
     expect(continuationsOf(a, [a, piece('b', walk(240 + 700, 3.5, 6, 20))], [])).toEqual(new Set(['a']));
+    // Overlapping a's last second where a was, but someone farther off: over half a's height where it
+    // starts, under half at the next sample both hold (a's box, 200 px tall, the same at each).
+    const sizes = [110, 90, 90, 90, 90, 90];
+    const farther = piece('farther', walk(0, 3.5, 6).map(([t, , y, w, , s], i) => [t!, 160 + 20 * 7, y! + 40, w! / 2, sizes[i]!, s!]));
+    expect(continuationsOf(a, [a, farther], [])).toEqual(new Set(['a']));
   });
 });

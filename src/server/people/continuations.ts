@@ -5,6 +5,9 @@
 import { hexToLab, kitDistance, median } from './kit';
 import type { StoredBox } from './track-boxes';
 
+/** An upper body found apart from its person's whole box: its top within this share of the whole's height from the whole's top. */
+const UPPER_BODY_TOP = 0.25;
+
 /** Without the event's teams to name a kit by, two kits this close are one. */
 export const SAME_KIT = 12;
 
@@ -25,6 +28,12 @@ const CONTINUE_GAP_S = 2;
 export const CONTINUE_OVERLAP_S = 1;
 /** ...where its first box is within this many heights of where the other was then (or where its motion carried it, after a gap), */
 const CONTINUE_REACH_HEIGHTS = 3;
+/**
+ * ...of a like height (the shorter over half the taller: within the tracker's own tracks on the
+ * person bench's tune clips, a box under half the height of the same track's box up to 2 s off
+ * is under 1 in 100 pairs, a crouch or a tracker's slip),
+ */
+const CONTINUE_LIKE_SIZE = 0.5;
 /** ...and every other such piece is at least this many times farther away. */
 const CONTINUE_CLEAR = 2;
 /** A piece's motion at its end is taken over this long (seconds): where it was going is where to look for the next. */
@@ -37,7 +46,7 @@ const CAMERA_MIN_PEOPLE = 3;
  * the tracker loses a player who is hidden, or runs while the camera pans, and takes them up as
  * a new track. A piece continues another when it starts within CONTINUE_GAP_S of its end (or up
  * to CONTINUE_OVERLAP_S before it, and goes on after it), with no shot cut between, on a shirt of
- * the same colour, near where the other was at that moment (after a gap: where its own motion
+ * the same colour and a like height, near where the other was at that moment (after a gap: where its own motion
  * over its last second carried it, and the camera's move since, told by where the others seen
  * then went), and clearly nearer than any other such piece (two teammates side
  * by side continue nobody).
@@ -149,13 +158,21 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
           if (shotCuts.some((cut) => cut > Math.min(from0, to0) && cut <= Math.max(from0, to0))) return null;
           // Where the other was when this piece touches it: its box then, or where its motion carried it from its last (first) box.
           const edge = gap > 0 ? (forwards ? last : first) : from.boxes.reduce((a, b) => (Math.abs(b[0] - touch[0]) < Math.abs(a[0] - touch[0]) ? b : a));
+          // Half the player's height or less is someone farther off (or a part of someone), not them
+          // a moment later; where the two overlap in time, at every sample both hold.
+          const fromAt = new Map(from.boxes.map((box) => [box[0], box]));
+          const pairs = gap > 0 ? [[edge, touch]] : p.boxes.flatMap((box) => (fromAt.has(box[0]) ? [[fromAt.get(box[0])!, box]] : []));
+          if (pairs.some(([a, b]) => Math.min(a![4], b![4]) / Math.max(a![4], b![4]) <= CONTINUE_LIKE_SIZE)) return null;
           const [ex, ey] = gap > 0 ? carried(from, forwards, touch[0]) : centre(edge);
           const distance = Math.hypot(centre(touch)[0] - ex, centre(touch)[1] - ey) / Math.max(edge[4], touch[4]);
           return distance <= CONTINUE_REACH_HEIGHTS ? { p, distance } : null;
         })
         .filter((c): c is { p: TrackPiece; distance: number } => c !== null)
         .sort((a, b) => a.distance - b.distance);
-      const [best, second] = candidates;
+      // A piece that is only the upper body of another candidate (the detector found the player
+      // twice) is neither the player's continuation nor a rival to it: the whole is.
+      const wholes = candidates.filter((c) => !candidates.some((other) => other !== c && partOf(c.p, other.p)));
+      const [best, second] = wholes;
       if (!best || (second && second.distance < best.distance * CONTINUE_CLEAR)) return null;
       return best.p;
     };
@@ -166,4 +183,23 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
     }
     return found;
   };
+}
+
+/**
+ * Whether piece `a` is the upper body of `b`'s person, found apart by the detector: at every
+ * sample both hold (one at least), a shorter box whose centre lies inside b's, its top near b's.
+ */
+function partOf(a: TrackPiece, b: TrackPiece): boolean {
+  const theirs = new Map(b.boxes.map((box) => [box[0], box]));
+  let shared = 0;
+  for (const [t, x, y, w, h] of a.boxes) {
+    const whole = theirs.get(t);
+    if (!whole) continue;
+    shared++;
+    const [, wx, wy, ww, wh] = whole;
+    const [cx, cy] = [x + w / 2, y + h / 2];
+    const inside = cx >= wx && cx <= wx + ww && cy >= wy && cy <= wy + wh;
+    if (h >= wh || !inside || Math.abs(y - wy) > UPPER_BODY_TOP * wh) return false;
+  }
+  return shared > 0;
 }
