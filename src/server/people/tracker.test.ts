@@ -91,4 +91,16 @@ describe('person tracker', () => {
     }
     expect(Math.abs(tracker.camera.x - (-450 + 300))).toBeLessThan(10);
   });
+
+  it('takes no shift farther than a camera pans, however many players happen to line up with it', () => {
+    // The camera holds still; each player runs their own way. Where A, B and C stood at the first
+    // sample, shifted 1000 px (20 heights in half a second), D, E and F stand at the second.
+    const xs = [
+      [100, 300, 500, 1150, 1220, 1510],
+      [140, 260, 550, 1100, 1300, 1500],
+    ];
+    const { tracker, assigned } = run(2, (t, k) => xs[k]!.map((x) => player(x, 0, 400, 0, 0.7, 30, 80)));
+    expect(tracker.camera).toEqual({ x: 0, y: 0 });
+    for (let i = 0; i < 6; i++) expect(assigned[1]![i], `player ${i}`).toBe(assigned[0]![i]);
+  });
 });
