@@ -51,28 +51,26 @@ describe('pieces of one player’s track', () => {
     expect(continuationsOf(ahead, [a, ahead, stayed], [])).toEqual(new Set(['a', 'ahead']));
   });
 
+  // The camera holds still to 2 s, then pans 600 px left by 3.5 s. A player standing still from
+  // 3.5 s on (moved); someone else who walked into the place on screen where the player was lost
+  // (there); three others standing still throughout, in another shirt, who tell the camera's move.
+  const picture = (t: number) => (t <= 2 ? 0 : t >= 3.5 ? -600 : -400 * (t - 2));
+  const standing = (x: number, from: number, to: number): StoredBox[] => walk(0, from, to).map(([t, , ...rest]) => [t!, x + picture(t!), ...rest]);
+  const moved = piece('moved', standing(900, 3.5, 5));
+  const there = piece('there', walk(900, 3.5, 5));
+  const others = [300, 1400, 1700].map((x, i) => piece(`other${i}`, standing(x, 0, 5), '#f0f0f0'));
+
   it('follows the camera where it panned while the player was lost: where everyone else went, the player went too', () => {
-    // The camera holds still to 2 s, then pans 600 px left by 3.5 s; the player stood still, lost 2–3.5 s.
-    const picture = (t: number) => (t <= 2 ? 0 : t >= 3.5 ? -600 : -400 * (t - 2));
-    const standing = (x: number, from: number, to: number): StoredBox[] => walk(0, from, to).map(([t, , ...rest]) => [t!, x + picture(t!), ...rest]);
+    // The player stood still, lost 2–3.5 s.
     const a = piece('a', standing(900, 0, 2));
-    const moved = piece('moved', standing(900, 3.5, 5));
-    // Someone else walked into the place on screen where the player was lost.
-    const there = piece('there', walk(900, 3.5, 5));
-    const others = [300, 1400, 1700].map((x, i) => piece(`other${i}`, standing(x, 0, 5), '#f0f0f0'));
     expect(continuationsOf(a, [a, moved, there, ...others], [])).toEqual(new Set(['a', 'moved']));
     // With too few others seen to tell the camera's move, the player is looked for where they stood on screen.
     expect(continuationsOf(a, [a, moved, there, ...others.slice(0, 2)], [])).toEqual(new Set(['a', 'there']));
   });
 
   it('follows the camera from a player seen at one sample only: no motion of their own, but the picture moved', () => {
-    // The player is found once, at 2 s, standing; the camera then pans 600 px left by 3.5 s, when they are taken up again.
-    const picture = (t: number) => (t <= 2 ? 0 : t >= 3.5 ? -600 : -400 * (t - 2));
-    const standing = (x: number, from: number, to: number): StoredBox[] => walk(0, from, to).map(([t, , ...rest]) => [t!, x + picture(t!), ...rest]);
+    // The player is found once, at 2 s, standing, and taken up again at 3.5 s after the pan.
     const once = piece('once', standing(900, 2, 2));
-    const moved = piece('moved', standing(900, 3.5, 5));
-    const there = piece('there', walk(900, 3.5, 5));
-    const others = [300, 1400, 1700].map((x, i) => piece(`other${i}`, standing(x, 0, 5), '#f0f0f0'));
     expect(continuationsOf(once, [once, moved, there, ...others], [])).toEqual(new Set(['once', 'moved']));
     expect(continuationsOf(moved, [once, moved, there, ...others], [])).toEqual(new Set(['once', 'moved']));
     // Too few others to tell the camera's move: where they stood on screen, as before.
