@@ -46,10 +46,10 @@ const CAMERA_MIN_PEOPLE = 3;
  * the tracker loses a player who is hidden, or runs while the camera pans, and takes them up as
  * a new track. A piece continues another when it starts within CONTINUE_GAP_S of its end (or up
  * to CONTINUE_OVERLAP_S before it, and goes on after it), with no shot cut between, on a shirt of
- * the same colour and a like height, near where the other was at that moment (after a gap: where its own motion
- * over its last second carried it, and the camera's move since, told by where the others seen
- * then went), and clearly nearer than any other such piece (two teammates side
- * by side continue nobody).
+ * the same colour and of a like height, near where the other was at that moment (after a gap:
+ * where its own motion over its last second carried it, and the camera's move since, told by
+ * where the others seen then went), and clearly nearer than any other such piece (two teammates
+ * side by side continue nobody; the player's upper body, found apart, is no rival).
  */
 export function continuationsOf(pointed: TrackPiece, pieces: TrackPiece[], shotCuts: number[]): Set<string> {
   return continuationFinder(pieces, shotCuts)(pointed);
@@ -144,6 +144,7 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
     const [lookFrom, lookTo] = [pointed.boxes[0]![0] - withinS, pointed.boxes.at(-1)![0] + withinS];
     const next = (from: TrackPiece, forwards: boolean): TrackPiece | null => {
       const [first, last] = [from.boxes[0]!, from.boxes.at(-1)!];
+      const fromAt = new Map(from.boxes.map((box) => [box[0], box]));
       // A piece continuing forwards starts near this one's end; backwards, it ends near this one's start.
       const nearby = forwards ? near(byStart, last[0] - CONTINUE_OVERLAP_S, last[0] + CONTINUE_GAP_S) : near(byEnd, first[0] - CONTINUE_GAP_S, first[0] + CONTINUE_OVERLAP_S);
       const candidates = nearby
@@ -160,7 +161,6 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
           const edge = gap > 0 ? (forwards ? last : first) : from.boxes.reduce((a, b) => (Math.abs(b[0] - touch[0]) < Math.abs(a[0] - touch[0]) ? b : a));
           // Half the player's height or less is someone farther off (or a part of someone), not them
           // a moment later; where the two overlap in time, at every sample both hold.
-          const fromAt = new Map(from.boxes.map((box) => [box[0], box]));
           const pairs = gap > 0 ? [[edge, touch]] : p.boxes.flatMap((box) => (fromAt.has(box[0]) ? [[fromAt.get(box[0])!, box]] : []));
           if (pairs.some(([a, b]) => Math.min(a![4], b![4]) / Math.max(a![4], b![4]) <= CONTINUE_LIKE_SIZE)) return null;
           const [ex, ey] = gap > 0 ? carried(from, forwards, touch[0]) : centre(edge);
