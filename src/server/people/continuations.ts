@@ -4,9 +4,7 @@
 // athlete" labels the pieces that continue the track pointed at (people/labels.ts).
 import { hexToLab, kitDistance, median } from './kit';
 import type { StoredBox } from './track-boxes';
-
-/** An upper body found apart from its person's whole box: its top within this share of the whole's height from the whole's top. */
-const UPPER_BODY_TOP = 0.25;
+import { upperBodyOf } from './tracker';
 
 /** Without the event's teams to name a kit by, two kits this close are one. */
 export const SAME_KIT = 12;
@@ -187,7 +185,7 @@ export function continuationFinder(pieces: TrackPiece[], shotCuts: number[]): (p
 
 /**
  * Whether piece `a` is the upper body of `b`'s person, found apart by the detector: at every
- * sample both hold (one at least), a shorter box whose centre lies inside b's, its top near b's.
+ * sample both hold (one at least), as the tracker tells one (people/tracker.ts upperBodyOf).
  */
 function partOf(a: TrackPiece, b: TrackPiece): boolean {
   const theirs = new Map(b.boxes.map((box) => [box[0], box]));
@@ -197,9 +195,7 @@ function partOf(a: TrackPiece, b: TrackPiece): boolean {
     if (!whole) continue;
     shared++;
     const [, wx, wy, ww, wh] = whole;
-    const [cx, cy] = [x + w / 2, y + h / 2];
-    const inside = cx >= wx && cx <= wx + ww && cy >= wy && cy <= wy + wh;
-    if (h >= wh || !inside || Math.abs(y - wy) > UPPER_BODY_TOP * wh) return false;
+    if (!upperBodyOf({ x, y, w, h }, { x: wx, y: wy, w: ww, h: wh })) return false;
   }
   return shared > 0;
 }

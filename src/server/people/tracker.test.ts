@@ -2,7 +2,7 @@
 // shot cut, boxes the detector was unsure of, and a far player running faster than their width.
 import { describe, expect, it } from 'vitest';
 import type { ScoredBox } from '../vision/boxes';
-import { PersonTracker, type PersonTrack } from './tracker';
+import { PersonTracker, upperBodyOf, type PersonTrack } from './tracker';
 
 const FPS = 2;
 const settings = { highScore: 0.4, maxGapS: 1.5 };
@@ -59,6 +59,41 @@ describe('person tracker', () => {
     expect(tracker.tracks).toHaveLength(1);
     expect(assigned.map((pair) => pair[1])).toEqual([undefined, undefined, undefined, undefined]);
     expect(assigned[2]![0]).toBe(assigned[0]![0]);
+  });
+
+  it('keeps a player who stops dead on their track, where their motion said they would be further on', () => {
+    // 150 px a second for 2 s, then standing: the prediction runs 75 px (no overlap, over 0.6 of
+    // the height) ahead of the player at the first sample standing; their last place holds them.
+    const { tracker, assigned } = run(8, (t) => [player(100, 150, 300, Math.min(t, 2))]);
+    expect(tracker.tracks).toHaveLength(1);
+    expect(assigned.map((sample) => sample[0])).toEqual(Array(8).fill(tracker.tracks[0]));
+  });
+
+  it("takes a player's upper body, found apart from their whole box, as no track of its own", () => {
+    // The detector finds the player twice, the whole and the upper body, both with confidence;
+    // at sample 3 the whole is missed and the upper body carries the track.
+    const whole = (t: number) => player(200, 60, 300, t);
+    const upper = (t: number): ScoredBox => ({ ...whole(t), y: 305, h: 55, w: 46, x: whole(t).x - 3, score: 0.6 });
+    const { tracker, assigned } = run(6, (t, k) => (k === 3 ? [upper(t)] : [whole(t), upper(t)]));
+    expect(tracker.tracks).toHaveLength(1);
+    const track = tracker.tracks[0];
+    expect(assigned.map((sample) => sample[0])).toEqual(Array(6).fill(track));
+    expect(assigned.filter((sample, k) => k !== 3).map((sample) => sample[1])).toEqual(Array(5).fill(undefined));
+  });
+
+  it('tells an upper body from a second person: much shorter, its top at the whole\'s top', () => {
+    const whole = { x: 100, y: 200, w: 40, h: 100 };
+    const upper = (y: number, h: number) => ({ x: 95, y, w: 50, h });
+    expect(upperBodyOf(upper(200, 70), whole)).toBe(true);
+    expect(upperBodyOf(upper(200, 71), whole)).toBe(false);
+    expect(upperBodyOf(upper(190, 50), whole)).toBe(true);
+    expect(upperBodyOf(upper(189, 50), whole)).toBe(false);
+    expect(upperBodyOf(upper(225, 50), whole)).toBe(true);
+    expect(upperBodyOf(upper(226, 50), whole)).toBe(false);
+    expect(upperBodyOf({ ...upper(200, 50), x: 150 }, whole)).toBe(false);
+    // Two people side by side, one a little shorter, both confident: two tracks.
+    const { tracker } = run(4, (t) => [player(300, 0, 300, t, 0.7, 80, 100), player(340, 0, 302, t, 0.7, 80, 96)]);
+    expect(tracker.tracks.map((track) => track.boxes.length)).toEqual([4, 4]);
   });
 
   it('follows a far player who runs further than their own width between samples', () => {

@@ -4,9 +4,12 @@
 // - each live track predicts where its person is now from its recent motion (a constant velocity,
 //   smoothed), so two players crossing each keep their own track;
 // - confident boxes are matched to tracks first; boxes the detector was unsure of (a player half
-//   hidden behind another) only carry on a track that lost its box, never start one;
+//   hidden behind another), and a player's upper body found apart from their whole box, only carry
+//   on a track that lost its box, never start one;
 // - a track missing for up to maxGapS (hidden, or missed) takes up its person again where the
 //   prediction says; after that it ends;
+// - a player who stops or turns leaves their prediction behind: a track that no box matched looks
+//   again where its person was last seen (OC-SORT's observation-centric recovery);
 // - a camera that pans or zooms moves everyone at once: the shift that most people's boxes agree
 //   on between two samples is the camera's, and every prediction moves with it (the people's own
 //   motion is kept apart from the camera's);
@@ -62,6 +65,23 @@ const CAMERA_AGREE_HEIGHTS = 0.25;
  * on by chance, carrying tracks onto strangers a thousand pixels off, was 21.
  */
 const CAMERA_MAX_PAN_HEIGHTS_S = 12;
+/**
+ * An upper body found apart from its person's whole box is at most UPPER_BODY_HEIGHT of the
+ * whole's height (head to hips is about half), and its top lies between UPPER_BODY_ABOVE of that
+ * height above the whole's top and UPPER_BODY_BELOW below it. Two people side by side are of a
+ * height; a taller person standing behind a seated one reaches well above them.
+ */
+const UPPER_BODY_HEIGHT = 0.7;
+const UPPER_BODY_ABOVE = 0.1;
+const UPPER_BODY_BELOW = 0.25;
+
+/** Whether `part` is the upper body of `whole`'s person, found apart by the detector: a much shorter box, its centre inside the whole's, its top at the whole's. */
+export function upperBodyOf(part: Box, whole: Box): boolean {
+  const [cx, cy] = [part.x + part.w / 2, part.y + part.h / 2];
+  const inside = cx >= whole.x && cx <= whole.x + whole.w && cy >= whole.y && cy <= whole.y + whole.h;
+  const top = (part.y - whole.y) / whole.h;
+  return inside && part.h <= UPPER_BODY_HEIGHT * whole.h && top >= -UPPER_BODY_ABOVE && top <= UPPER_BODY_BELOW;
+}
 
 export class PersonTracker {
   readonly tracks: PersonTrack[] = [];
@@ -80,6 +100,12 @@ export class PersonTracker {
     return { x: last.x + track.vx * dt + cx, y: last.y + track.vy * dt + cy, w: last.w, h: last.h };
   }
 
+  /** Where a track's person was last seen, moved as the camera has moved the picture since: their own motion left out. */
+  private lastSeen(track: PersonTrack): Box {
+    const last = track.boxes.at(-1)!;
+    return { x: last.x + this.camera.x - track.cameraAtLast.x, y: last.y + this.camera.y - track.cameraAtLast.y, w: last.w, h: last.h };
+  }
+
   /** Assigns the boxes of the sample at time t; returns, per box, its track (undefined: left out). */
   step(t: number, boxes: ScoredBox[]): Array<PersonTrack | undefined> {
     for (const track of this.live()) if (t - track.boxes.at(-1)!.t > this.settings.maxGapS) track.ended = true;
@@ -88,12 +114,17 @@ export class PersonTracker {
     this.camera = { x: this.camera.x + shift.x, y: this.camera.y + shift.y };
     this.lastT = t;
     const assigned = new Array<PersonTrack | undefined>(boxes.length);
-    const sure = boxes.map((b, i) => i).filter((i) => boxes[i]!.score >= this.settings.highScore);
-    const unsure = boxes.map((b, i) => i).filter((i) => boxes[i]!.score < this.settings.highScore);
+    const confident = (box: ScoredBox) => box.score >= this.settings.highScore;
+    // A confident box that is the upper body of another is the same player found twice: as a track
+    // of its own it takes over the player's whole box whenever their prediction runs ahead of them.
+    const isSure = boxes.map((box) => confident(box) && !boxes.some((whole) => whole !== box && confident(whole) && upperBodyOf(box, whole)));
+    const sure = boxes.map((b, i) => i).filter((i) => isSure[i]);
+    const unsure = boxes.map((b, i) => i).filter((i) => !isSure[i]);
     const free = new Set(live);
     // Tracks seen at the last sample first: a track that has been lost a while is the less sure guess.
     const recentFirst = [...live].sort((a, b) => b.boxes.at(-1)!.t - a.boxes.at(-1)!.t);
     this.match(t, recentFirst, sure, boxes, assigned, free, MATCH_IOU, true);
+    this.match(t, [...free], sure, boxes, assigned, free, MATCH_IOU, false, (track) => this.lastSeen(track));
     this.match(t, [...free], unsure, boxes, assigned, free, UNSURE_MATCH_IOU, false);
     for (const i of sure) assigned[i] ??= this.start();
     boxes.forEach((box, i) => {
@@ -146,7 +177,11 @@ export class PersonTracker {
     return this.tracks.filter((track) => !track.ended);
   }
 
-  /** Greedy matching by affinity to each track's prediction, best pairs first; `byNearness`: without overlap too. */
+  /**
+   * Greedy matching of the boxes not yet assigned, by affinity to where each track's person is
+   * looked for (`expected`: the prediction, unless given), best pairs first; `byNearness`: without
+   * overlap too.
+   */
   private match(
     t: number,
     tracks: PersonTrack[],
@@ -156,14 +191,16 @@ export class PersonTracker {
     free: Set<PersonTrack>,
     least: number,
     byNearness: boolean,
+    expected: (track: PersonTrack) => Box = (track) => this.predict(track, t),
   ) {
     const pairs: Array<{ track: PersonTrack; box: number; overlap: number }> = [];
     for (const track of tracks) {
       if (!free.has(track)) continue;
-      const predicted = this.predict(track, t);
+      const lookedFor = expected(track);
       const reach = !byNearness ? 0 : track.boxes.length === 1 ? REACH_HEIGHTS_NEW : REACH_HEIGHTS;
       for (const i of indexes) {
-        const overlap = affinity(predicted, boxes[i]!, least, reach);
+        if (assigned[i]) continue;
+        const overlap = affinity(lookedFor, boxes[i]!, least, reach);
         if (overlap > 0) pairs.push({ track, box: i, overlap });
       }
     }
