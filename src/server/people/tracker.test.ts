@@ -1,5 +1,6 @@
 // The person tracker on generated motion: players crossing, a player hidden and found again, a
-// shot cut, boxes the detector was unsure of, and a far player running faster than their width.
+// shot cut, boxes the detector was unsure of, a player who stops dead, an upper body found apart
+// from its whole box, a far player running faster than their width, and camera pans.
 import { describe, expect, it } from 'vitest';
 import type { ScoredBox } from '../vision/boxes';
 import { PersonTracker, upperBodyOf, type PersonTrack } from './tracker';
