@@ -128,6 +128,18 @@ describe('person tracker', () => {
     expect(Math.abs(tracker.camera.x - (-450 + 300))).toBeLessThan(10);
   });
 
+  it('takes a pan up to 12 player heights a second, and none beyond', () => {
+    // Six players 80 px tall, standing apart (no other shift lines up two of them); the picture
+    // moves between two samples half a second apart: 470 px is under the cap (480), 490 over it.
+    const xs = [170, 510, 810, 930, 1480, 1650];
+    const panned = (dx: number) => run(2, (t, k) => xs.map((x) => player(x + (k ? dx : 0), 0, 400, 0, 0.7, 30, 80)));
+    const under = panned(470);
+    expect(under.tracker.camera).toEqual({ x: 470, y: 0 });
+    expect(under.tracker.tracks).toHaveLength(6);
+    const over = panned(490);
+    expect(over.tracker.camera).toEqual({ x: 0, y: 0 });
+  });
+
   it('takes no shift farther than a camera pans, however many players happen to line up with it', () => {
     // The camera holds still; each player runs their own way. Where A, B and C stood at the first
     // sample, shifted 1000 px (20 heights in half a second), D, E and F stand at the second.
