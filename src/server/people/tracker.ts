@@ -10,9 +10,9 @@
 //   prediction says; after that it ends;
 // - a player who stops or turns leaves their prediction behind: a track that no box matched looks
 //   again where its person was last seen (OC-SORT's observation-centric recovery);
-// - a camera that pans or zooms moves everyone at once: the shift that most people's boxes agree
-//   on between two samples is the camera's, and every prediction moves with it (the people's own
-//   motion is kept apart from the camera's);
+// - a camera that pans moves everyone at once: the shift that most people's boxes agree on
+//   between two samples is the camera's, and every prediction moves with it (the people's own
+//   motion is kept apart from the camera's); a zoom is no shift and is not modelled;
 // - at a shot cut every track ends: the same place on screen is someone else after a cut.
 import { iou, type Box, type ScoredBox } from '../vision/boxes';
 
@@ -92,12 +92,11 @@ export class PersonTracker {
 
   constructor(private readonly settings: PersonTrackerSettings) {}
 
-  /** Where a track's person is predicted to be at time t: their own motion, and the camera's since. */
+  /** Where a track's person is predicted to be at time t: where they were last seen, moved by their own motion since. */
   predict(track: PersonTrack, t: number): Box {
-    const last = track.boxes.at(-1)!;
-    const dt = t - last.t;
-    const [cx, cy] = [this.camera.x - track.cameraAtLast.x, this.camera.y - track.cameraAtLast.y];
-    return { x: last.x + track.vx * dt + cx, y: last.y + track.vy * dt + cy, w: last.w, h: last.h };
+    const seen = this.lastSeen(track);
+    const dt = t - track.boxes.at(-1)!.t;
+    return { ...seen, x: seen.x + track.vx * dt, y: seen.y + track.vy * dt };
   }
 
   /** Where a track's person was last seen, moved as the camera has moved the picture since: their own motion left out. */
