@@ -221,9 +221,10 @@ export class PersonTracker {
     const last = track.boxes.at(-1);
     if (last && box.t > last.t) {
       const dt = box.t - last.t;
-      // The person's own move: what the camera moved the picture by is taken out.
-      const vx = (box.x + box.w / 2 - (last.x + last.w / 2) - (this.camera.x - track.cameraAtLast.x)) / dt;
-      const vy = (box.y + box.h / 2 - (last.y + last.h / 2) - (this.camera.y - track.cameraAtLast.y)) / dt;
+      // The person's own move: from where they were last seen, the camera's move since taken out.
+      const seen = this.lastSeen(track);
+      const vx = (box.x + box.w / 2 - (seen.x + seen.w / 2)) / dt;
+      const vy = (box.y + box.h / 2 - (seen.y + seen.h / 2)) / dt;
       const first = track.boxes.length === 1;
       track.vx = first ? vx : VELOCITY_WEIGHT * vx + (1 - VELOCITY_WEIGHT) * track.vx;
       track.vy = first ? vy : VELOCITY_WEIGHT * vy + (1 - VELOCITY_WEIGHT) * track.vy;
