@@ -19,11 +19,16 @@ describe.skipIf(!onPostgres)('lost database connections', () => {
     const user = await createVerifiedUser(app);
     expect((await app.fetch('/api/profile', { cookie: user.cookie })).status).toBe(200);
     const database = app.server.deps.database.url!;
+    // The requests' connections, not the job queue's: pg-boss (10.4) records a finished job (the
+    // sign-up's mail) without awaiting it, so one of its connections ended at that moment rejects
+    // where no code can catch it. The servers log and live through that (process-guard.ts, its
+    // own test); here it would only be an unhandled rejection in the test process.
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
     try {
       const { rowCount } = await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND state = 'idle'`,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = $1 AND pid <> pg_backend_pid() AND state = 'idle' AND application_name <> 'job queue'`,
         [new URL(database).pathname.slice(1)],
       );
       expect(rowCount).toBeGreaterThan(0);

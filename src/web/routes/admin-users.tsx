@@ -22,6 +22,15 @@ import { Spinner } from '../ui/spinner';
 
 const FILTERS = ['submitted', 'approved', 'delivered'] as const;
 
+/** The address's query as it is now (a render's `params` may already be out of date). */
+function currentParams(): URLSearchParams {
+  return new URLSearchParams(window.location.search);
+}
+
+function filtersIn(params: URLSearchParams): string[] {
+  return (params.get('filters') ?? '').split(',').filter((f) => (FILTERS as readonly string[]).includes(f));
+}
+
 /** The search box's text, sent once typing pauses. */
 function useDebounced(value: string, ms = 250): string {
   const [settled, setSettled] = useState(value);
@@ -37,7 +46,7 @@ export default function AdminUsersPage() {
   const [params, setParams] = useSearchParams();
   const [text, setText] = useState(params.get('q') ?? '');
   const q = useDebounced(text.trim());
-  const filters = (params.get('filters') ?? '').split(',').filter((f) => (FILTERS as readonly string[]).includes(f));
+  const filters = filtersIn(params);
   const page = Math.max(1, Number(params.get('page')) || 1);
   const users = useUsers({ q, filters, page });
   const navigate = useNavigate();
@@ -47,26 +56,32 @@ export default function AdminUsersPage() {
   const [eraseFor, setEraseFor] = useState<AdminUser | null>(null);
   const [viewing, setViewing] = useState(false);
 
-  // The address keeps the search, so a reload or a link shows the same list.
+  // The address keeps the search, so a reload or a link shows the same list. Each change starts
+  // from the address as it is now, not from this render's copy: a filter clicked while the
+  // search settles would otherwise be written over by the older address.
   useEffect(() => {
-    const next = new URLSearchParams(params);
+    const now = currentParams();
+    const next = new URLSearchParams(now);
     if (q) next.set('q', q);
     else next.delete('q');
-    if (q !== (params.get('q') ?? '')) next.delete('page');
-    if (next.toString() !== params.toString()) setParams(next, { replace: true });
+    if (q !== (now.get('q') ?? '')) next.delete('page');
+    if (next.toString() !== now.toString()) setParams(next, { replace: true });
   }, [q, params, setParams]);
   useEffect(() => {
     if (users.isError) notify.error(ADMIN.users.loadFailed);
   }, [users.isError]);
 
   const setParam = (key: string, value: string | null) => {
-    const next = new URLSearchParams(params);
+    const next = currentParams();
     if (value) next.set(key, value);
     else next.delete(key);
     if (key !== 'page') next.delete('page');
     setParams(next, { replace: key !== 'page' });
   };
-  const toggle = (f: string) => setParam('filters', (filters.includes(f) ? filters.filter((x) => x !== f) : [...filters, f]).join(','));
+  const toggle = (f: string) => {
+    const on = filtersIn(currentParams());
+    setParam('filters', (on.includes(f) ? on.filter((x) => x !== f) : [...on, f]).join(','));
+  };
 
   const viewAs = async (user: AdminUser) => {
     setViewing(true);
