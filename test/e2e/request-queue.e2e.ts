@@ -72,6 +72,16 @@ it('the admin sees what waits, filters the queue, and approves two requests at o
   await cards.getByText('Blake Queue').waitFor();
   await page.getByLabel(ADMIN.queue.search).fill('');
   await expect.poll(() => cards.count()).toBe(3);
+  // An event chosen while the typed search has yet to settle: both stay, in the list and the address.
+  await page.getByLabel(ADMIN.queue.search).fill('casey');
+  await page.getByLabel(ADMIN.queue.event).selectOption({ label: 'Chicago 3v3' });
+  await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('casey');
+  expect(new URL(page.url()).searchParams.get('event')).toBeTruthy();
+  await expect.poll(() => cards.count()).toBe(1);
+  await cards.getByText('Casey Queue').waitFor();
+  await page.getByLabel(ADMIN.queue.event).selectOption({ label: ADMIN.queue.allEvents });
+  await page.getByLabel(ADMIN.queue.search).fill('');
+  await expect.poll(() => cards.count()).toBe(3);
 
   // Two approved at once, after the confirmation says what happens next.
   await page.getByRole('checkbox', { name: ADMIN.queue.select('Avery Queue') }).check();

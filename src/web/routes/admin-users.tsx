@@ -8,6 +8,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ADMIN, IMPERSONATION } from '../../common/admin-messages';
 import { startViewingAs, useUsers, type AdminUser } from '../features/admin/api';
 import { AdminPageHeader } from '../features/admin/page-header';
+import { currentParams } from '../features/admin/url-filters';
 import { StillsDialog } from '../features/admin/stills-dialog';
 import { displayName, UserCard } from '../features/admin/user-card';
 import { VideoUploadDialog } from '../features/admin/video-upload-dialog';
@@ -21,11 +22,6 @@ import { Input } from '../ui/form-controls';
 import { Spinner } from '../ui/spinner';
 
 const FILTERS = ['submitted', 'approved', 'delivered'] as const;
-
-/** The address's query as it is now (a render's `params` may already be out of date). */
-function currentParams(): URLSearchParams {
-  return new URLSearchParams(window.location.search);
-}
 
 function filtersIn(params: URLSearchParams): string[] {
   return (params.get('filters') ?? '').split(',').filter((f) => (FILTERS as readonly string[]).includes(f));
@@ -56,9 +52,8 @@ export default function AdminUsersPage() {
   const [eraseFor, setEraseFor] = useState<AdminUser | null>(null);
   const [viewing, setViewing] = useState(false);
 
-  // The address keeps the search, so a reload or a link shows the same list. Each change starts
-  // from the address as it is now, not from this render's copy: a filter clicked while the
-  // search settles would otherwise be written over by the older address.
+  // The address keeps the search, so a reload or a link shows the same list. Like every change
+  // here, it starts from the address as it is now (currentParams).
   useEffect(() => {
     const now = currentParams();
     const next = new URLSearchParams(now);

@@ -4,12 +4,21 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { NativeSelect } from '../../ui/form-controls';
 
+/**
+ * The address's query as it is now. Changes start from it rather than from a render's `params`,
+ * which may already be out of date: a second change made before the first one's render (a filter
+ * clicked as the typed search settles) would otherwise write the first one over.
+ */
+export function currentParams(): URLSearchParams {
+  return new URLSearchParams(window.location.search);
+}
+
 export function useUrlFilters<K extends string>(keys: readonly K[]) {
   const [params, setParams] = useSearchParams();
   const values = Object.fromEntries(keys.map((k) => [k, params.get(k) ?? ''])) as Record<K, string>;
   const page = Number(params.get('page')) || 1;
   const set = (changes: Partial<Record<K | 'page', string>>) => {
-    const next = new URLSearchParams(params);
+    const next = currentParams();
     for (const [k, v] of Object.entries(changes) as Array<[string, string | undefined]>) if (v) next.set(k, v);
     else next.delete(k);
     if (!('page' in changes)) next.delete('page');
