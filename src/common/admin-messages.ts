@@ -390,7 +390,7 @@ export const FOOTAGE = {
   uploadFailed: 'Upload Failed',
   uploadFailedFallback: 'Please try again.',
   invalid: 'Choose a game and name the camera.',
-  notVideo: 'This file is not a video. Upload an MP4, MOV or WebM file.',
+  notVideo: 'This file is not a video. Upload an MP4, MOV, WebM, MKV or a camcorder’s MTS/M2TS file.',
   /** A file cut off or corrupt inside, refused at upload or found while indexing: it fails for good. */
   damaged: 'This file is damaged: upload it again',
   /** Any other indexing failure, in place of the tool's own words (those go to the failed jobs list). */

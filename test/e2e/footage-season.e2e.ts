@@ -2,7 +2,8 @@
 // first and last day and then edited (the families' dates follow); three games; three camera files
 // dropped at once on one game, named Camera 1, 2 and 3 as they came (one renamed before upload),
 // sent in parallel and indexed; a camera renamed after; the other games say which cameras they
-// miss; an archived game hidden until asked for; games found by a search. At 1280 and 390 px.
+// miss; an archived game hidden until asked for; games found by a search; a camcorder's AVCHD
+// .MTS taken and indexed. At 1280 and 390 px.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,9 +18,10 @@ let product: Product;
 let browser: Browser;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'giot-e2e-season-'));
 let cameraFile = '';
+let avchdFile = '';
 
 beforeAll(async () => {
-  [product, browser, cameraFile] = await Promise.all([startProduct(), launchBrowser(), encodeCameraFile(tmp, CAMERA_ENCODINGS[0]!)]);
+  [product, browser, cameraFile, avchdFile] = await Promise.all([startProduct(), launchBrowser(), encodeCameraFile(tmp, CAMERA_ENCODINGS[0]!), encodeCameraFile(tmp, CAMERA_ENCODINGS.find((e) => e.ext === 'm2ts')!)]);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -133,6 +135,16 @@ it('an event with dates as dates, edited; three camera files dropped at once; ga
   await page.getByText(FOOTAGE.noGamesMatch).waitFor();
   await page.getByLabel(FOOTAGE.findGame).fill('');
   await expect.poll(() => page.getByTestId('game-card').count()).toBe(2);
+
+  // A camcorder's AVCHD file (.MTS, an MPEG transport stream), chosen as a file is: taken, and indexed.
+  const mts = fs.readFileSync(avchdFile);
+  await game2.getByLabel(FOOTAGE.camera, { exact: true }).fill('Camcorder');
+  await game2.getByLabel(FOOTAGE.file).setInputFiles({ name: '00012.MTS', mimeType: 'video/mp2t', buffer: mts });
+  await game2.getByRole('button', { name: FOOTAGE.upload, exact: true }).click();
+  const game2Rows = game2.getByTestId('footage-row');
+  await game2Rows.filter({ hasText: 'Camcorder' }).waitFor({ timeout: 60_000 });
+  await expect.poll(async () => (await game2.getByTestId('index-state').allTextContents()).join(','), { timeout: 120_000 }).toBe(FOOTAGE.states.indexed);
+  await shot(page, 'season-035-camcorder-indexed-1280');
 
   // A reload: the game whose cameras are all indexed opens closed, and says so in its header.
   await page.reload();

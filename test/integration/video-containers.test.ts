@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, FOOTAGE } from '../../src/common/admin-messages';
 import { eventGames, events, footage, userVideos } from '../../src/server/db/schema';
 import { NotAVideoError, probeVideo, videoInput } from '../../src/server/media/ffmpeg';
-import { readVideoContainer } from '../../src/server/media/video-type';
+import { readVideoContainer, startsLikeVideo } from '../../src/server/media/video-type';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
 import { eventually } from '../support/purchase';
@@ -108,6 +108,31 @@ describe('what a video file is, by its structure', () => {
     await expect(probeVideo(path.join(work, 'manifest.mov'))).rejects.toBeInstanceOf(NotAVideoError);
   });
 
+  it("a camera's transport stream (a recorder's .ts, AVCHD's .m2ts with 192-byte packets) is one; cut off, garbled or without its programme table it is not", async () => {
+    const ts = makeVideo({ container: 'ts' });
+    const m2ts = makeVideo({ container: 'm2ts' });
+    expect(await readVideoContainer(ts)).toBe('ts');
+    expect(await readVideoContainer(m2ts)).toBe('m2ts');
+    expect((await videoInput(m2ts)).slice(2, 6)).toEqual(['-format_whitelist', 'mpegts', '-f', 'mpegts']);
+    const write = (name: string, bytes: Buffer) => {
+      fs.writeFileSync(path.join(work, name), bytes);
+      return path.join(work, name);
+    };
+    const bytes = fs.readFileSync(m2ts);
+    const cut = write('cut.m2ts', bytes.subarray(0, bytes.length - 100));
+    expect(await readVideoContainer(cut)).toBeNull();
+    expect(await startsLikeVideo(cut)).toBe(true); // cut off on its way: damaged, to upload again
+    const garbled = Buffer.from(bytes);
+    garbled.fill(0x20, 192 * 200, 192 * 203);
+    expect(await readVideoContainer(write('garbled.m2ts', garbled))).toBeNull();
+    // Packets that all start right but hold no programme table (null packets only): no video in it.
+    const nulls = Buffer.alloc(188 * 400, 0xff);
+    for (let at = 0; at < nulls.length; at += 188) nulls.set([0x47, 0x1f, 0xff, 0x10], at);
+    expect(await readVideoContainer(write('nulls.ts', nulls))).toBeNull();
+    // A text file of the letter G (the sync byte) is no transport stream either.
+    expect(await readVideoContainer(write('letters.ts', Buffer.alloc(188 * 50, 'G')))).toBeNull();
+  });
+
   it('ffmpeg is told the container, local files only, and no other demuxer', async () => {
     const file = makeVideo({ container: 'webm' });
     expect(await videoInput(file)).toEqual(['-protocol_whitelist', 'file', '-format_whitelist', 'matroska', '-f', 'matroska', '-i', `file:${file}`]);
@@ -161,5 +186,40 @@ describe('the DASH-manifest attack, replayed', () => {
     expect(game).toEqual({ status: 415, body: { code: 'DAMAGED_FILE', message: FOOTAGE.damaged } });
     expect(await app.db.select().from(userVideos).where(eq(userVideos.userId, familyA.userId))).toEqual([]);
     expect(await app.db.select().from(footage)).toEqual([]);
+  });
+
+  it("an AVCHD camcorder's .m2ts is taken as footage, stored as a MOV of the same pictures and sound; as a family's reel it is refused", async () => {
+    const m2ts = makeVideo({ container: 'm2ts', seconds: 3 });
+    const game = await tusUpload('/api/admin/footage-uploads', fs.readFileSync(m2ts), { gameId, camera: 'Camcorder', filename: '00012.MTS' });
+    expect(game.status).toBe(200);
+    const [row] = await app.db.select().from(footage).where(eq(footage.id, game.body!.footageId as string));
+    expect(row).toMatchObject({ camera: 'Camcorder', originalName: '00012.MTS' });
+    const stored = path.join(app.dataDir, 'storage', row!.sourceKey);
+    expect(await readVideoContainer(stored)).toBe('mov');
+    expect(row!.sizeBytes).toBe(fs.statSync(stored).size);
+    const [before, after] = [await probeVideo(m2ts), await probeVideo(stored)];
+    expect(after).toMatchObject({ videoCodec: 'h264', audioCodec: 'ac3', width: before.width, height: before.height });
+    expect(after.durationSeconds).toBeCloseTo(before.durationSeconds, 1);
+    // Neither the transport stream nor its MOV is left in the uploads' folder.
+    expect(fs.readdirSync(path.join(app.dataDir, 'footage-uploads'))).toEqual([]);
+    // Indexed as any camera file is.
+    await eventually(async () => {
+      const [now] = await app.db.select().from(footage).where(eq(footage.id, row!.id));
+      return now?.indexState === 'indexed';
+    }, 60_000);
+
+    const video = await tusUpload('/api/admin/uploads', fs.readFileSync(m2ts), videoFor(familyA.userId, 'Camcorder Clip', 'true'));
+    expect(video).toEqual({ status: 415, body: { code: 'INVALID_FILE_TYPE', message: ADMIN.video.invalidTypeText, title: ADMIN.video.invalidType } });
+    expect(await app.db.select().from(userVideos).where(eq(userVideos.userId, familyA.userId))).toEqual([]);
+    expect(fs.readdirSync(path.join(app.dataDir, 'uploads'))).toEqual([]);
+  });
+
+  it('a transport stream cut off on its way is refused as footage as a damaged file, and nothing is stored', async () => {
+    const bytes = fs.readFileSync(makeVideo({ container: 'ts', seconds: 3 }));
+    const before = await app.db.select().from(footage);
+    const game = await tusUpload('/api/admin/footage-uploads', bytes.subarray(0, Math.floor(bytes.length / 2) + 7), { gameId, camera: 'Recorder', filename: 'game.ts' });
+    expect(game).toEqual({ status: 415, body: { code: 'DAMAGED_FILE', message: FOOTAGE.damaged } });
+    expect(await app.db.select().from(footage)).toHaveLength(before.length);
+    expect(fs.readdirSync(path.join(app.dataDir, 'footage-uploads'))).toEqual([]);
   });
 });

@@ -4,8 +4,9 @@
 // VP9 in WebM, H.264 in MKV, a display rotation, with and without sound; and what came in after:
 // every frame a keyframe (MJPEG, the intra-only modes of cameras), a phone's 10-bit HDR HEVC, and a
 // file cut by stream copy in the middle of a keyframe's run (its edit list hides the first frames),
-// one with a cover picture beside its video, and a fragmented MP4 that stores its sound ahead of
-// its picture. The picture is ffmpeg's
+// one with a cover picture beside its video, a fragmented MP4 that stores its sound ahead of
+// its picture, and MPEG transport streams: an AVCHD camcorder's .M2TS (interlaced H.264, AC-3
+// sound, 192-byte packets) and a recorder's .ts. The picture is ffmpeg's
 // moving test pattern, so every frame differs from the next and a wrong frame shows.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -16,7 +17,7 @@ const run = promisify(execFile);
 export interface CameraEncoding {
   name: string;
   /** The file's extension, which names its container. */
-  ext: 'mp4' | 'mov' | 'webm' | 'mkv';
+  ext: 'mp4' | 'mov' | 'webm' | 'mkv' | 'ts' | 'm2ts';
   seconds: number;
   /** Frames per second as ffmpeg's lavfi takes it (30000/1001 for 29.97). */
   rate: string;
@@ -43,6 +44,8 @@ export interface CameraEncoding {
    * a second ahead of the picture, as in the files Apple's recorders write.
    */
   soundAhead?: boolean;
+  /** Interlaced (field-coded, top field first), as AVCHD camcorders record 1080i. */
+  interlaced?: boolean;
 }
 
 const base = { seconds: 8, rate: '30', keyframeS: 2, codec: 'h264', bframes: 3, ext: 'mp4' } as const;
@@ -72,6 +75,8 @@ export const CAMERA_ENCODINGS: CameraEncoding[] = [
   { ...base, name: 'h264-trimmed-copy', trimmedFromS: 1.3 },
   { ...base, name: 'h264-with-cover', cover: true, audio: true },
   { ...base, name: 'h264-fragmented-sound-ahead', bframes: 0, audio: true, soundAhead: true },
+  { ...base, name: 'h264-avchd-m2ts', ext: 'm2ts', keyframeS: 1, interlaced: true, audio: true },
+  { ...base, name: 'h264-mpegts', ext: 'ts', keyframeS: 1, audio: true },
 ];
 
 /** The frame rate as a number. */
@@ -103,7 +108,7 @@ export async function encodeCameraFile(dir: string, encoding: CameraEncoding, si
   if (encoding.variableRate) args.push('-vf', "setpts='(N+floor(N/4)*0.5)/30/TB'", '-fps_mode', 'passthrough', '-video_track_timescale', '600');
   else if (source) args.push('-r', encoding.rate);
   if (encoding.codec === 'h264') {
-    const params = [`bframes=${encoding.bframes}`, `keyint=${gop}`, `min-keyint=${gop}`, 'scenecut=0', ...(encoding.openGop ? ['open-gop=1'] : [])];
+    const params = [`bframes=${encoding.bframes}`, `keyint=${gop}`, `min-keyint=${gop}`, 'scenecut=0', ...(encoding.openGop ? ['open-gop=1'] : []), ...(encoding.interlaced ? ['interlaced=1', 'tff=1'] : [])];
     args.push('-c:v', 'libx264', '-preset', 'veryfast', '-x264-params', params.join(':'), ...bitrate(source, '16M'), '-pix_fmt', 'yuv420p');
   } else if (encoding.codec === 'hevc') {
     const params = [`bframes=${encoding.bframes}`, `keyint=${gop}`, `min-keyint=${gop}`, 'scenecut=0', 'log-level=error'];
@@ -114,7 +119,8 @@ export async function encodeCameraFile(dir: string, encoding: CameraEncoding, si
   } else {
     args.push('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(gop), ...bitrate(source, '8M', '300k'), '-pix_fmt', 'yuv420p');
   }
-  if (encoding.audio) args.push('-c:a', encoding.ext === 'webm' ? 'libopus' : 'aac', '-shortest');
+  // AVCHD records its sound as AC-3; ffmpeg writes 192-byte packets for a .m2ts name.
+  if (encoding.audio) args.push('-c:a', encoding.ext === 'webm' ? 'libopus' : encoding.ext === 'm2ts' ? 'ac3' : 'aac', '-shortest');
   if (encoding.soundAhead) args.push('-movflags', '+frag_keyframe+empty_moov', '-frag_duration', '2000000');
   if (encoding.trimmedFromS) {
     // Stream copy from a time between keyframes: the file starts at the keyframe before it, and

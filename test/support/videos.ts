@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface VideoRecipe {
-  container: 'mp4' | 'mov' | 'webm';
+  /** ts: a recorder's MPEG transport stream; m2ts: an AVCHD camcorder's (192-byte packets, AC-3 sound). */
+  container: 'mp4' | 'mov' | 'webm' | 'ts' | 'm2ts';
   width?: number;
   height?: number;
   seconds?: number;
@@ -26,7 +27,7 @@ export function makeVideo(recipe: VideoRecipe): string {
   const codecs =
     r.container === 'webm'
       ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '500k', '-c:a', 'libvorbis']
-      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
+      : ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', r.container === 'm2ts' ? 'ac3' : 'aac'];
   const gps = r.gps ? ['-metadata', 'location=+40.7128-074.0060/', '-metadata', 'location-eng=+40.7128-074.0060/', '-metadata', 'com.apple.quicktime.location.ISO6709=+40.7128-074.0060/'] : [];
   const tmp = `${file}.${process.pid}.tmp.${r.container}`;
   execFileSync('ffmpeg', [
@@ -35,7 +36,7 @@ export function makeVideo(recipe: VideoRecipe): string {
     '-f', 'lavfi', '-i', `sine=frequency=440:duration=${r.seconds}`,
     ...codecs, ...gps,
     ...(r.keyframeEveryS ? ['-g', String(Math.round(30 * r.keyframeEveryS))] : []),
-    ...(r.container === 'webm' || r.indexAtEnd ? [] : ['-movflags', '+faststart']),
+    ...((r.container === 'mp4' || r.container === 'mov') && !r.indexAtEnd ? ['-movflags', '+faststart'] : []),
     ...(r.container === 'mov' ? ['-f', 'mov'] : []),
     tmp,
   ]);

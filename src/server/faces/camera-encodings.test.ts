@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CAMERA_ENCODINGS, encodeCameraFile } from '../../../test/support/camera-encodings';
-import { probeVideo, videoInput } from '../media/ffmpeg';
+import { probeVideo, rewrapTransportStream, videoInput } from '../media/ffmpeg';
 import { planDecode } from './decode-plan';
 import { frames } from './index-segment';
 import { decodeChoice } from './indexing';
@@ -31,7 +31,11 @@ async function samples(segment: Segment, fallbacks: string[] = []): Promise<Buff
 describe('camera and phone encodings', () => {
   for (const encoding of CAMERA_ENCODINGS) {
     it(`${encoding.name}: every stretch gives the samples of a plain decode, pixel for pixel`, async () => {
-      const file = await encodeCameraFile(work, encoding);
+      const encoded = await encodeCameraFile(work, encoding);
+      // A transport stream is stored (and so indexed) as its MOV (footage/uploads.ts).
+      const transport = encoding.ext === 'ts' || encoding.ext === 'm2ts';
+      const file = transport ? `${encoded}.mov` : encoded;
+      if (transport) await rewrapTransportStream(encoded, file);
       const probe = await probeVideo(file);
       expect([probe.width, probe.height]).toEqual(encoding.rotate ? [96, 160] : [160, 96]);
       const duration = probe.durationSeconds;
@@ -39,6 +43,17 @@ describe('camera and phone encodings', () => {
       // The truth: the whole file decoded from its start, every frame, one sample each half second.
       const truth = await samples({ ...base, startS: 0, endS: duration + 1, everyFrame: true });
       expect(truth.length).toBeGreaterThanOrEqual(Math.floor(duration * SAMPLE_FPS));
+      if (transport) {
+        // The MOV holds the very pictures of the transport stream, every one, and keeps how far
+        // its sound leads its picture (the times the sound is lined up by, footage/sync.ts).
+        const pictures = async (input: string) => (await run('ffmpeg', ['-v', 'error', ...(await videoInput(input)), '-map', '0:V:0', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 })).stdout;
+        const [before, after] = [await pictures(encoded), await pictures(file)];
+        expect(after.length).toBe(before.length);
+        expect(after.equals(before)).toBe(true);
+        const starts = async (input: string) => JSON.parse((await run('ffprobe', ['-v', 'error', '-show_entries', 'format=start_time:stream=codec_type,start_time', '-of', 'json', ...(await videoInput(input))])).stdout) as { format: { start_time: string }; streams: Array<{ codec_type: string; start_time: string }> };
+        const lead = (info: Awaited<ReturnType<typeof starts>>) => Number(info.streams.find((st) => st.codec_type === 'video')!.start_time) - Number(info.format.start_time);
+        expect(lead(await starts(file))).toBeCloseTo(lead(await starts(encoded)), 2);
+      }
       const check = async (startS: number, endS: number) => {
         const fallbacks: string[] = [];
         const planned = await samples({ ...base, startS, endS }, fallbacks);

@@ -5,6 +5,7 @@
 // starts and again, with the game locked, when it finishes; a file found damaged frees its name
 // (the new upload replaces it).
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
 import type { Upload } from '@tus/server';
 import { and, eq, isNull } from 'drizzle-orm';
 import { cameraKey, nextCameraName } from '../../common/camera-names';
@@ -18,6 +19,8 @@ import { eventGames, footage } from '../db/schema';
 import { publishFootage } from '../faces/indexing';
 import type { Db } from '../db/client';
 import { createAdminTusUpload, tusRefusal } from '../uploads/admin-tus';
+import { rewrapTransportStream } from '../media/ffmpeg';
+import { readVideoContainer } from '../media/video-type';
 import type { AppDeps } from '../deps';
 import { storageKeys } from '../storage/keys';
 
@@ -67,6 +70,36 @@ async function cameraNameFree(db: Db, gameId: string, camera: string): Promise<A
 async function finishUpload(deps: AppDeps, file: string, upload: Upload, viewer: Viewer): Promise<string | null> {
   const meta = metadataSchema.parse(upload.metadata);
   const footageId = randomUUID();
+  const source = await indexableFile(file);
+  try {
+    const sizeBytes = source === file ? (upload.size ?? 0) : (await fs.stat(source)).size;
+    return await storeFootage(deps, source, sizeBytes, viewer, meta, footageId);
+  } finally {
+    // A transport stream goes once its MOV is stored, and the MOV too where storing it failed.
+    if (source !== file) await Promise.all([fs.rm(file, { force: true }), fs.rm(source, { force: true })]);
+  }
+}
+
+/**
+ * The file to store: the upload itself, or, for a camera's MPEG transport stream, the same
+ * pictures and sound rewrapped as MOV beside it (media/ffmpeg.ts rewrapTransportStream), since
+ * a transport stream cannot be read from a chosen moment exactly. A stream that cannot be
+ * rewrapped is refused as damaged, to upload again.
+ */
+async function indexableFile(file: string): Promise<string> {
+  const container = await readVideoContainer(file);
+  if (container !== 'ts' && container !== 'm2ts') return file;
+  const rewrapped = `${file}.mov`;
+  try {
+    await rewrapTransportStream(file, rewrapped);
+  } catch {
+    await fs.rm(rewrapped, { force: true });
+    throw tusRefusal(415, 'DAMAGED_FILE', FOOTAGE.damaged);
+  }
+  return rewrapped;
+}
+
+async function storeFootage(deps: AppDeps, file: string, sizeBytes: number, viewer: Viewer, meta: z.infer<typeof metadataSchema>, footageId: string): Promise<string | null> {
   const stored = await deps.db.transaction(async (tx) => {
     // Locked: two uploads finishing at once for the same camera cannot both pass the check.
     const [game] = await tx.select().from(eventGames).where(eq(eventGames.id, meta.gameId)).for('update');
@@ -82,7 +115,7 @@ async function finishUpload(deps: AppDeps, file: string, upload: Upload, viewer:
       camera: meta.camera,
       originalName: meta.filename || null,
       sourceKey,
-      sizeBytes: upload.size ?? 0,
+      sizeBytes,
       uploadedBy: viewer.userId,
     });
     return { game, replaced };

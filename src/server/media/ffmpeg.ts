@@ -38,10 +38,10 @@ function run(bin: string, args: string[], onStdout?: (chunk: string) => void): P
   });
 }
 
-/** A file given as a video that is not a whole MP4, MOV or WebM by its structure. */
+/** A file given as a video that is not a whole MP4, MOV, WebM, MKV or transport stream by its structure. */
 export class NotAVideoError extends Error {
   constructor() {
-    super('The file is not an MP4, MOV or WebM video.');
+    super('The file is not an MP4, MOV, WebM, MKV or MPEG-TS video.');
     this.name = 'NotAVideoError';
   }
 }
@@ -203,6 +203,29 @@ export async function makeWebVideo(input: string, output: string, probe: VideoPr
   ];
   await runFfmpeg(args, probe.durationSeconds, onProgress);
   return copy ? 'copied' : 'transcoded';
+}
+
+/**
+ * A camera's MPEG transport stream (AVCHD's .MTS and .M2TS, a recorder's .ts) rewrapped as MOV:
+ * every picture packet as it was (stream copy), the first sound track copied too (PCM, which the
+ * MOV writer takes only little-endian, as 24-bit PCM: lossless for AVCHD's 16 and 24 bits), the
+ * index at the front and no metadata (an AVCHD camcorder can write its position there). A
+ * transport stream has no index: a reader seeking in one lands on whatever packet is nearest,
+ * not on a keyframe, so the face index's plan, a clip's first frame and a thumbnail would each
+ * be a guess; in the MOV they are exact, as for every other file.
+ */
+export async function rewrapTransportStream(input: string, output: string): Promise<void> {
+  const probe = await probeVideo(input);
+  const sound = probe.audioCodec === null ? [] : ['-map', '0:a:0', '-c:a', probe.audioCodec.startsWith('pcm_') ? 'pcm_s24le' : 'copy'];
+  const inputArgs = await videoInput(input);
+  const args = (audio: string[]) => ['-y', '-v', 'error', '-nostdin', ...inputArgs, '-map', '0:V:0', '-c:v', 'copy', ...audio, '-map_metadata', '-1', '-map_chapters', '-1', '-movflags', '+faststart', '-f', 'mov', output];
+  try {
+    await run(FFMPEG, args(sound));
+  } catch (error) {
+    // A sound codec MOV cannot hold as it is (rare in cameras): the sound as AAC, the picture still untouched.
+    if (!sound.length) throw error;
+    await run(FFMPEG, args(['-map', '0:a:0', '-c:a', 'aac', '-b:a', '192k']));
+  }
 }
 
 /**

@@ -1,15 +1,21 @@
 // What kind of video a file is, judged by its own structure (never by its name, the browser's word
 // or a few magic bytes): MP4 and MOV are a chain of ISO-BMFF boxes that covers the file exactly,
 // starts with `ftyp` (or an atom an older QuickTime file starts with) and holds a `moov` with
-// tracks; WebM (and MKV) is an EBML header of doc type `webm` (`matroska`) followed by its Segment. A text file that
-// merely has "free" at bytes 4–8 (a DASH manifest, issue 21) is none of these. ffmpeg is then told
-// which container to read (media/ffmpeg.ts `videoInput`), so it never guesses from the contents.
+// tracks; WebM (and MKV) is an EBML header of doc type `webm` (`matroska`) followed by its Segment;
+// an MPEG transport stream (the .MTS and .M2TS of AVCHD camcorders, the .ts of recorders and
+// streaming boxes) is whole 188-byte packets (192 with AVCHD's timecode before each), each starting
+// with the sync byte, the programme table among the first. A text file that merely has "free" at
+// bytes 4–8 (a DASH manifest, issue 21) is none of these. ffmpeg is then told which container to
+// read (media/ffmpeg.ts `videoInput`), so it never guesses from the contents.
 import fs from 'node:fs/promises';
 
-export type VideoContainer = 'mp4' | 'mov' | 'webm' | 'mkv';
+export type VideoContainer = 'mp4' | 'mov' | 'webm' | 'mkv' | 'ts' | 'm2ts';
 
 /** ffmpeg's demuxer for each container. */
-export const DEMUXER: Record<VideoContainer, 'mov' | 'matroska'> = { mp4: 'mov', mov: 'mov', webm: 'matroska', mkv: 'matroska' };
+export const DEMUXER: Record<VideoContainer, 'mov' | 'matroska' | 'mpegts'> = { mp4: 'mov', mov: 'mov', webm: 'matroska', mkv: 'matroska', ts: 'mpegts', m2ts: 'mpegts' };
+
+/** What a reel delivered by hand may be (MP4, MOV or WebM, and MKV, WebM's parent): a camera's transport stream is footage only. */
+export const DELIVERABLE_CONTAINERS: ReadonlySet<VideoContainer> = new Set(['mp4', 'mov', 'webm', 'mkv']);
 
 /** Atoms a QuickTime file may start with instead of `ftyp`. */
 const FIRST_ATOMS = new Set(['ftyp', 'moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
@@ -42,8 +48,13 @@ export async function readVideoContainer(file: string): Promise<VideoContainer |
 
 /** The same judgement on any `size` bytes `read` gives (a stored object read by range). */
 export async function containerOf(read: Reader, size: number): Promise<VideoContainer | null> {
-  const head = await read(0, 4);
-  if (head.length === 4 && head.readUInt32BE(0) === EBML_ID) return readMatroska(read, size);
+  const head = await read(0, 8);
+  if (head.length >= 4 && head.readUInt32BE(0) === EBML_ID) return readMatroska(read, size);
+  if (head[0] === SYNC_BYTE || head[4] === SYNC_BYTE) {
+    const start = await read(0, TS_HEAD);
+    const packet = transportPacketSize(start);
+    if (packet) return readTransportStream(read, size, start, packet);
+  }
   return readIsoBmff(read, size);
 }
 
@@ -58,10 +69,65 @@ export async function startsLikeVideo(file: string): Promise<boolean> {
     const head = Buffer.alloc(12);
     const { bytesRead } = await handle.read(head, 0, 12, 0);
     if (bytesRead >= 4 && head.readUInt32BE(0) === EBML_ID) return true;
-    return bytesRead >= 12 && head.toString('latin1', 4, 8) === 'ftyp' && head.readUInt32BE(0) >= 16;
+    if (bytesRead >= 12 && head.toString('latin1', 4, 8) === 'ftyp' && head.readUInt32BE(0) >= 16) return true;
+    const start = Buffer.alloc(TS_HEAD);
+    const { bytesRead: startRead } = await handle.read(start, 0, TS_HEAD, 0);
+    return transportPacketSize(start.subarray(0, startRead)) !== null;
   } finally {
     await handle.close();
   }
+}
+
+const SYNC_BYTE = 0x47;
+/** The start of a transport stream read to judge it: a few hundred packets, the programme table among them. */
+const TS_HEAD = 64 * 1024;
+/** Where else its packets are checked: the end (a cut-off upload ends mid-packet) and this many places between. */
+const TS_TAIL = 64 * 1024;
+const TS_PLACES = 8;
+const TS_PLACE_BYTES = 16 * 1024;
+
+/**
+ * 188 or 192 when `head` starts as a transport stream does (the sync byte at the start of each of
+ * its first packets, after AVCHD's 4-byte timecode for 192), else null.
+ */
+function transportPacketSize(head: Buffer): 188 | 192 | null {
+  for (const size of [188, 192] as const) {
+    const offset = size - 188;
+    const packets = Math.min(8, Math.floor(head.length / size));
+    if (packets < 2) continue;
+    let synced = true;
+    for (let i = 0; i < packets && synced; i++) synced = head[i * size + offset] === SYNC_BYTE;
+    if (synced) return size;
+  }
+  return null;
+}
+
+/** Whether every whole packet of `bytes` (read from a packet boundary of the file) starts with the sync byte. */
+function packetsSynced(bytes: Buffer, size: 188 | 192): boolean {
+  const offset = size - 188;
+  for (let at = 0; at + size <= bytes.length; at += size) if (bytes[at + offset] !== SYNC_BYTE) return false;
+  return true;
+}
+
+/**
+ * A transport stream: whole packets (the file a multiple of the packet size), the sync byte at
+ * each packet of its start, its end and places between, and the programme association table
+ * (PID 0), which names the programme and so its video, among the first packets.
+ */
+async function readTransportStream(read: Reader, size: number, head: Buffer, packet: 188 | 192): Promise<'ts' | 'm2ts' | null> {
+  if (size % packet !== 0 || !packetsSynced(head, packet)) return null;
+  const offset = packet - 188;
+  let table = false;
+  for (let at = 0; at + packet <= head.length && !table; at += packet) table = ((head[at + offset + 1]! & 0x1f) << 8 | head[at + offset + 2]!) === 0;
+  if (!table) return null;
+  const packets = size / packet;
+  const places = [Math.max(0, packets - Math.floor(TS_TAIL / packet))];
+  for (let i = 1; i <= TS_PLACES; i++) places.push(Math.floor((packets * i) / (TS_PLACES + 1)));
+  for (const first of places) {
+    const bytes = await read(first * packet, first === places[0] ? TS_TAIL : TS_PLACE_BYTES);
+    if (!packetsSynced(bytes, packet)) return null;
+  }
+  return packet === 192 ? 'm2ts' : 'ts';
 }
 
 interface Box {
@@ -177,7 +243,7 @@ async function matroskaDocType(read: Reader, size: number): Promise<string | nul
  */
 export const loopbackVideoUrl = (port: number, token: string, container: VideoContainer) => `http://127.0.0.1:${port}/${token}.${container}`;
 
-const LOOPBACK_VIDEO_URL = /^http:\/\/127\.0\.0\.1:\d{1,5}\/[0-9a-f]{64}\.(mp4|mov|webm|mkv)$/;
+const LOOPBACK_VIDEO_URL = /^http:\/\/127\.0\.0\.1:\d{1,5}\/[0-9a-f]{64}\.(mp4|mov|webm|mkv|ts|m2ts)$/;
 
 /** The container of such an address, or null when `input` is not one (a local file's path). */
 export function loopbackVideoContainer(input: string): VideoContainer | null {

@@ -22,7 +22,7 @@ import { AUTH_REQUIRED } from '../../common/messages';
 import { trustedOrigins } from '../auth/auth';
 import type { Viewer, ViewerEnv } from '../auth/session';
 import type { Config } from '../config';
-import { readVideoContainer, startsLikeVideo } from '../media/video-type';
+import { readVideoContainer, startsLikeVideo, type VideoContainer } from '../media/video-type';
 import { patchUpload, unreadNodeRequest, type TusAnswer } from './tus-patch';
 
 /** A tus error answer in the API's error shape: thrown from a hook, tus sends it as it is. */
@@ -49,6 +49,8 @@ export interface AdminTusKind {
   notVideo: { message: string; title?: string };
   /** The answer to a file that starts as a video but is cut off or damaged (notVideo when absent). */
   damaged?: { message: string; title?: string };
+  /** The containers this kind takes (every one media/video-type.ts knows when absent). */
+  containers?: ReadonlySet<VideoContainer>;
 }
 
 export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
@@ -63,14 +65,15 @@ export function createAdminTusUpload(config: Config, kind: AdminTusKind) {
   /** The finished file becomes the kind's row, or is refused (and removed) as damaged or not a video. */
   async function finishUpload(upload: Upload, viewer: Viewer): Promise<TusAnswer> {
     const file = path.join(directory, upload.id);
-    const whole = Boolean(await readVideoContainer(file));
+    const container = await readVideoContainer(file);
+    const whole = container !== null && (kind.containers?.has(container) ?? true);
     const answer = whole ? await kind.finish(file, upload, viewer).catch(async (refusal: unknown) => {
       // A refusal of the finished file (e.g. its name taken meanwhile) leaves nothing behind.
       await datastore.remove(upload.id).catch(() => {});
       throw refusal;
     }) : null;
     if (!answer) {
-      const refusal = !whole && kind.damaged && (await startsLikeVideo(file).catch(() => false)) ? { code: 'DAMAGED_FILE', ...kind.damaged } : { code: 'INVALID_FILE_TYPE', ...kind.notVideo };
+      const refusal = container === null && kind.damaged && (await startsLikeVideo(file).catch(() => false)) ? { code: 'DAMAGED_FILE', ...kind.damaged } : { code: 'INVALID_FILE_TYPE', ...kind.notVideo };
       await datastore.remove(upload.id).catch(() => {});
       throw tusRefusal(415, refusal.code, refusal.message, refusal.title);
     }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ADMIN } from '../../common/admin-messages';
 import { VIDEO_MAX_BYTES } from '../../common/constants';
 import { hasControlCharacters } from '../../common/schemas';
+import { DELIVERABLE_CONTAINERS } from '../media/video-type';
 import type { Viewer } from '../auth/session';
 import { audit } from '../audit/log';
 import { highlightRequests, user, userVideos } from '../db/schema';
@@ -53,6 +54,7 @@ export function createVideoUploads(deps: AppDeps) {
     folder: 'uploads',
     maxSize: VIDEO_MAX_BYTES,
     notVideo: { message: ADMIN.video.invalidTypeText, title: ADMIN.video.invalidType },
+    containers: DELIVERABLE_CONTAINERS,
     async accept(metadata) {
       const parsed = metadataSchema.safeParse(metadata);
       if (!parsed.success) {

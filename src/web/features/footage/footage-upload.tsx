@@ -17,7 +17,9 @@ import { Field, Input } from '../../ui/form-controls';
 import type { Footage } from './api';
 
 const CHUNK_BYTES = 8 * 1024 * 1024;
-const ACCEPT = 'video/mp4,video/quicktime,video/webm,.mp4,.mov,.webm';
+// What cameras write: MP4 and MOV, WebM and MKV, and the transport streams of camcorders (.MTS,
+// .M2TS) and recorders (.ts), which the server stores as MOV (footage/uploads.ts).
+const ACCEPT = 'video/mp4,video/quicktime,video/webm,video/x-matroska,video/mp2t,.mp4,.mov,.webm,.mkv,.mts,.m2ts,.ts';
 
 interface Pending {
   key: string;
