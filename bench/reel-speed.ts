@@ -36,7 +36,7 @@ import { indexSettings } from '../src/server/faces/index-settings';
 import { matchRequest } from '../src/server/faces/matching';
 import { createFacePool } from '../src/server/faces/pool';
 import type { Segment, SegmentResult } from '../src/server/faces/types';
-import { probeVideo, videoInput } from '../src/server/media/ffmpeg';
+import { probeVideo, rewrapTransportStream, videoInput } from '../src/server/media/ffmpeg';
 import { createVerifiedUser, startTestApp } from '../test/support/app';
 import { CAMERA_ENCODINGS, encodeCameraFile } from '../test/support/camera-encodings';
 import { makeAdmin } from '../test/support/dashboard-fixtures';
@@ -226,7 +226,10 @@ the encodings of cameras and phones, ${seconds} s of 1080p each (${pool.size} fa
     for (const encoding of CAMERA_ENCODINGS.filter((e) => !only || only.includes(e.name))) {
       const name = `${encoding.name}.${encoding.ext}`;
       if (!fs.existsSync(path.join(dir, name))) await encodeCameraFile(dir, { ...encoding, seconds }, undefined, source);
-      const file = path.join(dir, name);
+      // A transport stream is indexed as the MOV the upload stores it as (footage/uploads.ts).
+      const transport = encoding.ext === 'ts' || encoding.ext === 'm2ts';
+      const file = path.join(dir, transport ? `${name}.mov` : name);
+      if (transport && !fs.existsSync(file)) await rewrapTransportStream(path.join(dir, name), file);
       const probe = await probeVideo(file);
       const floorS = await timed(['-v', 'error', ...(await videoInput(file)), '-an', '-f', 'null', '-']);
       const choice = await decodeChoice(file, settings.sampleFps, probe.fps);
