@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, FOOTAGE } from '../../src/common/admin-messages';
 import { eventGames, events, footage, userVideos } from '../../src/server/db/schema';
-import { NotAVideoError, probeVideo, videoInput } from '../../src/server/media/ffmpeg';
+import { NotAVideoError, probeVideo, rewrapTransportStream, videoInput } from '../../src/server/media/ffmpeg';
 import { readVideoContainer, startsLikeVideo } from '../../src/server/media/video-type';
 import { createVerifiedUser, startTestApp, type TestApp } from '../support/app';
 import { makeAdmin } from '../support/dashboard-fixtures';
@@ -212,6 +212,18 @@ describe('the DASH-manifest attack, replayed', () => {
     expect(video).toEqual({ status: 415, body: { code: 'INVALID_FILE_TYPE', message: ADMIN.video.invalidTypeText, title: ADMIN.video.invalidType } });
     expect(await app.db.select().from(userVideos).where(eq(userVideos.userId, familyA.userId))).toEqual([]);
     expect(fs.readdirSync(path.join(app.dataDir, 'uploads'))).toEqual([]);
+  });
+
+  it("a professional camcorder's LPCM sound, which MOV cannot hold as it is, is kept as 24-bit PCM, its pictures untouched", async () => {
+    const m2ts = path.join(work, 'lpcm.m2ts');
+    execFileSync('ffmpeg', ['-y', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=160x96:rate=30:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2:sample_rate=48000', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_bluray', '-ac', '2', m2ts]);
+    expect((await probeVideo(m2ts)).audioCodec).toBe('pcm_bluray');
+    const mov = path.join(work, 'lpcm.mov');
+    await rewrapTransportStream(m2ts, mov);
+    expect(await readVideoContainer(mov)).toBe('mov');
+    expect(await probeVideo(mov)).toMatchObject({ videoCodec: 'h264', audioCodec: 'pcm_s24le', width: 160, height: 96 });
+    const pictures = async (file: string) => execFileSync('ffmpeg', ['-v', 'error', ...(await videoInput(file)), '-map', '0:V:0', '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
+    expect((await pictures(mov)).equals(await pictures(m2ts))).toBe(true);
   });
 
   it('a transport stream cut off on its way is refused as footage as a damaged file, and nothing is stored', async () => {

@@ -207,9 +207,9 @@ export async function makeWebVideo(input: string, output: string, probe: VideoPr
 
 /**
  * A camera's MPEG transport stream (AVCHD's .MTS and .M2TS, a recorder's .ts) rewrapped as MOV:
- * every picture packet as it was (stream copy), the first sound track copied too (PCM, which the
- * MOV writer takes only little-endian, as 24-bit PCM: lossless for AVCHD's 16 and 24 bits), the
- * index at the front and no metadata (an AVCHD camcorder can write its position there). A
+ * every picture packet as it was (stream copy), the first sound track copied too (PCM, such as the
+ * LPCM of AVCHD's professional models, which MOV cannot hold as it is, as 24-bit PCM: lossless for
+ * 16 and 24 bits), the index at the front and no metadata (an AVCHD camcorder can write its position there). A
  * transport stream has no index: a reader seeking in one lands on whatever packet is nearest,
  * not on a keyframe, so the face index's plan, a clip's first frame and a thumbnail would each
  * be a guess; in the MOV they are exact, as for every other file.
